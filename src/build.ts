@@ -1,0 +1,83 @@
+import { performance } from 'node:perf_hooks';
+import type { BuildOptions } from './config.ts';
+import { ORDERINGS } from './contract.ts';
+import { findInputFiles } from './ingest/find-input-files.ts';
+import { loadRecords } from './ingest/load-records.ts';
+import { createRewriteMap } from './plan/rewrite-map.ts';
+import { siteFiles, siteFolders } from './render/site-files.ts';
+import { silentProgress, type Progress } from './report/progress.ts';
+import { RecordStore } from './store/record-store.ts';
+import { FileWriter } from './write/file-writer.ts';
+import { openOutputSlot } from './write/output-slot.ts';
+
+export interface BuildSummary {
+  out: string;
+  inputFiles: number;
+  recordsRead: number;
+  clients: number;
+  replacedClients: number;
+  registrants: number;
+  conflictedRegistrants: number;
+  pages: number;
+  files: number;
+  bytes: number;
+  seconds: number;
+}
+
+/**
+ * The build, top to bottom: find input files -> read and validate records into the store -> plan the
+ * site (the rewrite map) -> render every file -> write them into a new folder -> switch the output
+ * to it. Until the switch, the previous output is untouched; on any failure it stays as it was.
+ */
+export async function build(options: BuildOptions, progress: Progress = silentProgress): Promise<BuildSummary> {
+  const started = performance.now();
+  const inputFiles = await findInputFiles(options.inputs);
+  const slot = await openOutputSlot(options.out);
+  const store = RecordStore.create(slot.storeFile);
+  try {
+    progress.stage('read');
+    const loaded = await loadRecords(inputFiles, store, {
+      problemLimit: options.problemLimit,
+      onProgress: (records, file) => progress.update(`${records.toLocaleString('en-US')} records, ${file}`),
+    });
+    progress.stage('index');
+    store.index();
+    const counts = store.counts();
+    const map = createRewriteMap({
+      baseUrl: options.baseUrl,
+      formats: options.formats,
+      clients: counts.clients,
+      registrants: counts.registrants,
+    });
+
+    progress.stage('write');
+    const writer = new FileWriter(slot.buildDir, options.concurrency);
+    await writer.createFolders(siteFolders(options.formats));
+    let rendered = 0;
+    for (const file of siteFiles(store, map, options.formats)) {
+      await writer.write(file.path, file.body);
+      if (++rendered % 1000 === 0) progress.update(`${rendered.toLocaleString('en-US')} files`);
+    }
+    const written = await writer.finish();
+    store.destroy();
+
+    progress.stage('switch');
+    await slot.commit();
+    progress.end();
+    return {
+      out: slot.out,
+      inputFiles: inputFiles.length,
+      recordsRead: loaded.recordsRead,
+      ...counts,
+      pages: map.list.page.last * ORDERINGS.length * options.formats.length,
+      files: written.files,
+      bytes: written.bytes,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } catch (error) {
+    progress.end();
+    store.destroy();
+    await slot.abandon();
+    throw error;
+  }
+}

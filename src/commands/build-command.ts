@@ -1,0 +1,65 @@
+import { build, type BuildSummary } from '../build.ts';
+import { DEFAULT_FORMATS, resolveBuildOptions } from '../config.ts';
+import { terminalProgress } from '../report/progress.ts';
+import { parseOptions, type Command } from './command.ts';
+
+export const buildCommand: Command = {
+  name: 'build',
+  summary: 'build the static mirror from client records',
+  usage: `Usage: npm run build -- --input <file|folder|glob> --out <folder> --base-url <url> [options]
+
+Reads client records (NDJSON, JSON arrays, or saved pages of the live API), and writes every page of
+/api/v1/clients/ in each ordering and format, every client and registrant record, the error bodies,
+and the rewrite map into <folder>. The previous output stays untouched until the new one is complete.
+
+Options:
+  --input <path>        a records file, a folder (every .ndjson, .jsonl and .json below it), or a glob;
+                        repeat for several
+  --out <folder>        the output folder (a link to the current build; see the README)
+  --base-url <url>      absolute http(s) URL the mirror is served at, e.g. https://lda.example.org
+  --formats <list>      formats to build, from none,api,json (default: ${DEFAULT_FORMATS})
+  --concurrency <n>     file writes at once (default: 4 per core, at least 8)
+  --problem-limit <n>   bad records listed before giving up on listing (default: 50)
+  -h, --help            this help`,
+
+  async run(argv) {
+    const { values } = parseOptions(argv, {
+      input: { type: 'string', multiple: true },
+      out: { type: 'string' },
+      'base-url': { type: 'string' },
+      formats: { type: 'string' },
+      concurrency: { type: 'string' },
+      'problem-limit': { type: 'string' },
+    });
+    if (values.help) {
+      console.log(this.usage);
+      return 0;
+    }
+    const options = resolveBuildOptions({
+      input: values.input ?? [],
+      out: values.out ?? '',
+      baseUrl: values['base-url'] ?? '',
+      formats: values.formats,
+      concurrency: values.concurrency,
+      problemLimit: values['problem-limit'],
+    });
+    const summary = await build(options, terminalProgress());
+    console.log(formatSummary(summary));
+    return 0;
+  },
+};
+
+export function formatSummary(summary: BuildSummary): string {
+  const n = (value: number) => value.toLocaleString('en-US');
+  const lines = [
+    `Built ${summary.out}`,
+    `  records      ${n(summary.recordsRead)} read from ${n(summary.inputFiles)} file(s), ${n(summary.clients)} clients` +
+      (summary.replacedClients > 0 ? ` (${n(summary.replacedClients)} replaced by a later copy of the same id)` : ''),
+    `  registrants  ${n(summary.registrants)}` +
+      (summary.conflictedRegistrants > 0 ? ` (${n(summary.conflictedRegistrants)} with differing copies: latest dt_updated served)` : ''),
+    `  pages        ${n(summary.pages)}`,
+    `  files        ${n(summary.files)}, ${(summary.bytes / 1e6).toFixed(1)} MB`,
+    `  time         ${summary.seconds.toFixed(1)} s`,
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,83 @@
+import { availableParallelism } from 'node:os';
+import { FORMATS, type Format } from './contract.ts';
+import { UsageError } from './errors.ts';
+
+/** What a user passes to a build: loose strings, as they come from the command line. */
+export interface BuildConfig {
+  input: string[];
+  out: string;
+  baseUrl: string;
+  formats?: string;
+  concurrency?: string | number;
+  problemLimit?: string | number;
+}
+
+/** A build's settings, checked and resolved once. */
+export interface BuildOptions {
+  inputs: string[];
+  out: string;
+  baseUrl: string;
+  formats: Format[];
+  concurrency: number;
+  problemLimit: number;
+}
+
+export const DEFAULT_FORMATS = 'none,api,json';
+
+export function resolveBuildOptions(config: BuildConfig): BuildOptions {
+  if (config.input.length === 0) throw new UsageError('--input is required: a records file, a folder of them, or a glob');
+  if (!config.out) throw new UsageError('--out is required: the output folder');
+  return {
+    inputs: config.input,
+    out: config.out,
+    baseUrl: parseBaseUrl(config.baseUrl),
+    formats: parseFormats(config.formats ?? DEFAULT_FORMATS),
+    concurrency: wholeNumber('--concurrency', config.concurrency ?? Math.max(8, availableParallelism() * 4), 1),
+    problemLimit: wholeNumber('--problem-limit', config.problemLimit ?? 50, 1),
+  };
+}
+
+/**
+ * The base URL of every link (contract section 2): scheme, host and optional port, nothing else.
+ * Returned as the URL's origin, which cannot hold a character that needs escaping inside JSON.
+ */
+export function parseBaseUrl(value: string | undefined): string {
+  if (!value) throw new UsageError('--base-url is required: the absolute http(s) URL the mirror is served at, e.g. https://mirror.example.org');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--base-url must be an absolute http(s) URL such as https://mirror.example.org, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--base-url must use http or https, got "${value}"`);
+  }
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new UsageError(`--base-url must be scheme, host and optional port only (no path, query or credentials), got "${value}"`);
+  }
+  return url.origin;
+}
+
+/** `--formats none,api,json`: `none` is the request without a `format` parameter. */
+export function parseFormats(value: string): Format[] {
+  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (names.length === 0) throw new UsageError('--formats needs at least one of none, api, json');
+  const formats: Format[] = [];
+  for (const name of names) {
+    const format = (name === 'none' ? '' : name) as Format;
+    if (!FORMATS.includes(format)) throw new UsageError(`--formats: unknown format "${name}"; choose from none, api, json`);
+    if (!formats.includes(format)) formats.push(format);
+  }
+  // A fixed order, so that the same formats in any order give the same output.
+  return FORMATS.filter((format) => formats.includes(format));
+}
+
+export function wholeNumber(option: string, value: string | number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const text = String(value).trim();
+  const number = Number(text);
+  if (!/^[0-9]+$/.test(text) || number < min || number > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `from ${min} up` : `from ${min} to ${max}`;
+    throw new UsageError(`${option} must be a whole number ${range}, got "${value}"`);
+  }
+  return number;
+}

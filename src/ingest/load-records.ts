@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { InputError, type InputProblem } from '../errors.ts';
+import { clientFields, registrantFields } from '../render/record-fields.ts';
+import type { RecordStore } from '../store/record-store.ts';
+import { readRecordFile } from './read-record-file.ts';
+import { validateClient, type ValidClient } from './validate-record.ts';
+
+export interface LoadOptions {
+  /** Stop listing problems after this many; the build fails either way. */
+  problemLimit: number;
+  /** Called now and then with the records read so far. */
+  onProgress?: (recordsRead: number, file: string) => void;
+  cwd?: string;
+}
+
+export interface LoadStats {
+  files: number;
+  recordsRead: number;
+}
+
+const BATCH = 2000;
+
+/**
+ * Reads every file, validates every record and loads the valid ones into the store, a batch per
+ * transaction. Problems are collected (up to the limit) rather than thrown at the first, so that one
+ * run shows the user everything to fix; any problem fails the load once reading is done.
+ */
+export async function loadRecords(files: readonly string[], store: RecordStore, options: LoadOptions): Promise<LoadStats> {
+  const cwd = options.cwd ?? process.cwd();
+  const problems: InputProblem[] = [];
+  let truncated = false;
+  let recordsRead = 0;
+  let batch: ValidClient[] = [];
+  const flush = () => {
+    store.transaction(() => batch.forEach((client) => storeClient(store, client)));
+    batch = [];
+  };
+  const report = (found: InputProblem) => {
+    if (problems.length < options.problemLimit) problems.push(found);
+    else truncated = true;
+  };
+
+  for (const file of files) {
+    const name = path.relative(cwd, file) || file;
+    for await (const item of readRecordFile(file, name)) {
+      if (item.kind === 'problem') {
+        report(item.problem);
+        continue;
+      }
+      recordsRead++;
+      const result = validateClient(item.value, item);
+      if (!result.ok) result.problems.forEach(report);
+      else if (problems.length === 0) batch.push(result.client); // once input is bad, only look for more problems
+      if (batch.length >= BATCH) flush();
+      if (recordsRead % 10_000 === 0) options.onProgress?.(recordsRead, name);
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems, truncated);
+  flush();
+  options.onProgress?.(recordsRead, '');
+  return { files: files.length, recordsRead };
+}
+
+function storeClient(store: RecordStore, client: ValidClient): void {
+  store.addRegistrant(client.registrantId, client.registrantUpdated, registrantFields(client.registrant));
+  store.addClient(client.id, client.name, client.effectiveDate, client.registrantId, clientFields(client.record));
+}

@@ -1,0 +1,139 @@
+import { readFile, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import serveHandler from 'serve-handler';
+import { MAP_FILE, MAP_FORMAT, type RewriteMap } from '../plan/rewrite-map.ts';
+import { resolveRequest } from '../routing/resolve-request.ts';
+import { UsageError } from '../errors.ts';
+
+export interface PreviewOptions {
+  /** The built folder (the output path of a build). */
+  dir: string;
+  port: number;
+  host?: string;
+}
+
+export interface RunningPreview {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * The local preview: node:http in front of serve-handler (the core of `serve`). Every request is
+ * resolved by the rewrite map first; serve-handler only ever sees the path of a file the map chose,
+ * so it never lists a folder or reaches outside the built one.
+ */
+export async function startPreview(options: PreviewOptions): Promise<RunningPreview> {
+  const dir = path.resolve(options.dir);
+  const maps = await watchMap(dir);
+  const server = createServer((request, response) => {
+    answer(dir, maps.current(), request, response).catch((error: unknown) => {
+      sendBody(response, maps.current(), 500, '{"detail":"Internal error."}');
+      console.error(`preview: ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host === '127.0.0.1' || host === '[::1]' ? 'localhost' : host}:${address.port}`,
+    server,
+    close: async () => {
+      maps.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function answer(dir: string, map: RewriteMap, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const resolved = resolveRequest(map, request.method ?? 'GET', request.url ?? '/');
+  if (resolved.kind === 'redirect') {
+    response.writeHead(301, { ...map.headers, Location: resolved.location, 'Content-Length': 0 });
+    response.end();
+    return;
+  }
+  if (resolved.kind === 'error') {
+    sendBody(response, map, resolved.status, resolved.body);
+    return;
+  }
+  request.url = `/${resolved.file}`;
+  await serveHandler(request, response, serveConfig(dir, map), {
+    // A file the map names but the build did not write (an unknown record id) is the JSON 404.
+    sendError: async (...args: unknown[]) => {
+      const [, res, , , , , spec] = args as [unknown, ServerResponse, unknown, unknown, unknown, unknown, { statusCode: number }];
+      if (spec.statusCode === 404) sendBody(res, map, 404, map.errors.notFound.body);
+      else sendBody(res, map, 500, '{"detail":"Internal error."}');
+    },
+  } as ServeMethods);
+}
+
+type ServeConfig = NonNullable<Parameters<typeof serveHandler>[2]>;
+type ServeMethods = NonNullable<Parameters<typeof serveHandler>[3]>;
+
+function serveConfig(dir: string, map: RewriteMap): ServeConfig {
+  const headers = Object.entries(map.headers).map(([key, value]) => ({ key, value }));
+  return {
+    public: dir,
+    cleanUrls: false,
+    directoryListing: false,
+    symlinks: false,
+    // serve-handler adds this for downloads; an API answer has no use for it.
+    headers: [{ source: '**', headers: [...headers, { key: 'Content-Disposition', value: null as unknown as string }] }],
+  };
+}
+
+function sendBody(response: ServerResponse, map: RewriteMap, status: number, body: string): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const data = Buffer.from(body, 'utf8');
+  response.writeHead(status, { ...map.headers, 'Content-Length': data.length });
+  response.end(data);
+}
+
+/**
+ * The map of the folder, reloaded when a new build replaces it, so that a preview left running
+ * serves each new build without a restart.
+ */
+async function watchMap(dir: string): Promise<{ current(): RewriteMap; stop(): void }> {
+  const file = path.join(dir, MAP_FILE);
+  let map = await loadMap(dir);
+  let stamp = await mapStamp(file);
+  const timer = setInterval(() => {
+    void (async () => {
+      const now = await mapStamp(file);
+      if (now === stamp) return;
+      map = await loadMap(dir);
+      stamp = now;
+    })().catch(() => {}); // a build switching folders right now: keep serving the last good map
+  }, 1000);
+  timer.unref();
+  return { current: () => map, stop: () => clearInterval(timer) };
+}
+
+async function mapStamp(file: string): Promise<string> {
+  const info = await stat(file);
+  return `${info.ino}:${info.mtimeMs}`;
+}
+
+export async function loadMap(dir: string): Promise<RewriteMap> {
+  const file = path.join(dir, MAP_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new UsageError(`${dir} holds no ${MAP_FILE}: build it first (npm run build -- --out ${dir} ...)`);
+  }
+  const map = JSON.parse(text) as RewriteMap;
+  if (map.format !== MAP_FORMAT) {
+    throw new UsageError(`${file} is in format "${map.format}", this preview reads "${MAP_FORMAT}": rebuild the folder`);
+  }
+  return map;
+}

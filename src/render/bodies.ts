@@ -1,0 +1,34 @@
+import { CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX } from '../contract.ts';
+
+/** A client as it comes out of the store: its own fields and its registrant's, already JSON text. */
+export interface StoredClient {
+  id: number;
+  fields: string;
+  registrantId: number;
+  registrantFields: string;
+}
+
+/**
+ * Bytes of the bodies (contract sections 1, 2 and 4). `base` is the base URL and `suffix` the query
+ * string every `url` ends with (`''` or `?format=api`), both already safe inside a JSON string.
+ */
+export function clientBody(base: string, suffix: string, client: StoredClient): string {
+  return (
+    `{"id":${client.id},"url":"${base}${CLIENT_PATH_PREFIX}${client.id}/${suffix}",${client.fields},` +
+    `"registrant":${registrantBody(base, suffix, client.registrantId, client.registrantFields)}}`
+  );
+}
+
+export function registrantBody(base: string, suffix: string, id: number, fields: string): string {
+  return `{"id":${id},"url":"${base}${REGISTRANT_PATH_PREFIX}${id}/${suffix}",${fields}}`;
+}
+
+/** A page of the list; `next` and `previous` are JSON text (a quoted URL or `null`). */
+export function pageBody(count: number, next: string, previous: string, results: readonly string[]): string {
+  return `{"count":${count},"next":${next},"previous":${previous},"results":[${results.join(',')}]}`;
+}
+
+/** The `url` suffix for a format: no query string without one. */
+export function formatSuffix(format: string): string {
+  return format === '' ? '' : `?format=${format}`;
+}

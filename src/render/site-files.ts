@@ -1,0 +1,75 @@
+import { ORDERINGS, PAGE_SIZE, folderName, type Format } from '../contract.ts';
+import { MAP_FILE, errorAnswers, type RewriteMap } from '../plan/rewrite-map.ts';
+import type { RecordStore } from '../store/record-store.ts';
+import { clientBody, formatSuffix, pageBody, registrantBody } from './bodies.ts';
+import { jsonStringContent } from './json-text.ts';
+import { pageLinkJson } from './links.ts';
+
+/** One file of the output: its path relative to the output folder, and its text. */
+export interface SiteFile {
+  path: string;
+  body: string;
+}
+
+/**
+ * Every file of the site, produced lazily so that memory holds one page at a time: for each ordering,
+ * one pass over the store in that order cuts pages of 25 and renders them in every format; the pass in
+ * id order also yields each client's record files, the same bytes as inside the pages.
+ */
+export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonly Format[]): Generator<SiteFile> {
+  const base = jsonStringContent(map.baseUrl);
+  const suffixes = formats.map(formatSuffix);
+  const count = map.list.count;
+  const last = map.list.page.last;
+
+  for (const ordering of ORDERINGS) {
+    let page = 1;
+    let batch: string[][] = formats.map(() => []); // per format, the bodies of this page's clients
+    const emitPage = function* (): Generator<SiteFile> {
+      for (const [i, format] of formats.entries()) {
+        const next = pageLinkJson(map.baseUrl, format, ordering, page + 1, last);
+        const previous = pageLinkJson(map.baseUrl, format, ordering, page - 1, last);
+        yield {
+          path: `pages/${folderName(format)}/${folderName(ordering)}/${page}.json`,
+          body: pageBody(count, next, previous, batch[i]!),
+        };
+      }
+      page++;
+      batch = formats.map(() => []);
+    };
+
+    for (const client of store.clientsInOrder(ordering)) {
+      for (const [i, format] of formats.entries()) {
+        const body = clientBody(base, suffixes[i]!, client);
+        batch[i]!.push(body);
+        if (ordering === '') yield recordFile('clients', format, client.id, body);
+      }
+      if (batch[0]!.length === PAGE_SIZE) yield* emitPage();
+    }
+    // The last, partial page; or the single empty page of an empty data set.
+    if (batch[0]!.length > 0 || page === 1) yield* emitPage();
+  }
+
+  for (const registrant of store.registrants()) {
+    for (const [i, format] of formats.entries()) {
+      yield recordFile('registrants', format, registrant.id, registrantBody(base, suffixes[i]!, registrant.id, registrant.fields));
+    }
+  }
+
+  for (const answer of errorAnswers(map)) yield { path: answer.file, body: answer.body };
+  yield { path: MAP_FILE, body: `${JSON.stringify(map, null, 2)}\n` };
+}
+
+function recordFile(kind: 'clients' | 'registrants', format: Format, id: number, body: string): SiteFile {
+  return { path: `${kind}/${folderName(format)}/${id}.json`, body };
+}
+
+/** The folders `siteFiles` writes into, so that the writer can create them once, up front. */
+export function siteFolders(formats: readonly Format[]): string[] {
+  const folders = ['errors'];
+  for (const format of formats) {
+    for (const ordering of ORDERINGS) folders.push(`pages/${folderName(format)}/${folderName(ordering)}`);
+    folders.push(`clients/${folderName(format)}`, `registrants/${folderName(format)}`);
+  }
+  return folders;
+}

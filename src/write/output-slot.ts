@@ -1,0 +1,120 @@
+import { existsSync } from 'node:fs';
+import { lstat, mkdir, readFile, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../errors.ts';
+import { MAP_FILE } from '../plan/rewrite-map.ts';
+
+/**
+ * Where a build writes, and how it replaces the previous output atomically.
+ *
+ * The output path (`--out dist`) is a symbolic link to a build folder beside it
+ * (`.dist.build-<id>`). A build writes a new folder, then points the link at it with one rename(2),
+ * which is atomic: at every moment, killed or not, `dist` is either the previous build or the new
+ * one, complete. The previous folder is deleted after the switch; leftovers of a killed build
+ * (its folder, its store, a lock) are deleted by the next build.
+ */
+export interface OutputSlot {
+  /** The output path as the user named it, absolute. */
+  out: string;
+  /** The new build folder, to write into. */
+  buildDir: string;
+  /** Where the build's SQLite store lives while it runs. */
+  storeFile: string;
+  /** Makes the new folder the output and removes the previous one. */
+  commit(): Promise<void>;
+  /** Removes the new folder; the previous output stays as it was. */
+  abandon(): Promise<void>;
+}
+
+export async function openOutputSlot(outPath: string): Promise<OutputSlot> {
+  const out = path.resolve(outPath);
+  const parent = path.dirname(out);
+  const name = path.basename(out);
+  await mkdir(parent, { recursive: true });
+  const previous = await inspectPrevious(out);
+  const lock = await takeLock(path.join(parent, `.${name}.lock`), out);
+  await removeLeftovers(parent, name, previous.kind === 'link' ? previous.target : undefined);
+
+  const id = `${Date.now().toString(36)}-${process.pid}`;
+  const buildDir = path.join(parent, `.${name}.build-${id}`);
+  await mkdir(buildDir);
+
+  return {
+    out,
+    buildDir,
+    storeFile: path.join(parent, `.${name}.store-${id}.sqlite`),
+    async commit() {
+      const link = path.join(parent, `.${name}.link-${id}`);
+      await symlink(path.basename(buildDir), link, 'dir');
+      if (previous.kind === 'folder') {
+        // A plain folder cannot be swapped atomically: move it aside first (once; later builds swap links).
+        await rename(out, path.join(parent, `.${name}.build-${id}-previous`));
+      }
+      await rename(link, out);
+      if (previous.kind === 'link' && previous.ours) await rm(previous.target, { recursive: true, force: true });
+      if (previous.kind === 'folder') await rm(path.join(parent, `.${name}.build-${id}-previous`), { recursive: true, force: true });
+      await lock.release();
+    },
+    async abandon() {
+      await rm(buildDir, { recursive: true, force: true });
+      await lock.release();
+    },
+  };
+}
+
+type Previous = { kind: 'none' } | { kind: 'link'; target: string; ours: boolean } | { kind: 'folder' };
+
+async function inspectPrevious(out: string): Promise<Previous> {
+  const info = await lstat(out).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (info === undefined) return { kind: 'none' };
+  if (info.isSymbolicLink()) {
+    const target = path.resolve(path.dirname(out), await readlink(out));
+    const ours = path.dirname(target) === path.dirname(out) && path.basename(target).startsWith(`.${path.basename(out)}.build-`);
+    return { kind: 'link', target, ours };
+  }
+  if (info.isDirectory()) {
+    const entries = await readdir(out);
+    if (entries.length === 0 || existsSync(path.join(out, MAP_FILE))) return { kind: 'folder' };
+    throw new UsageError(`--out ${out} is a folder that this tool did not build; refusing to replace it`);
+  }
+  throw new UsageError(`--out ${out} is a file; it must be a folder (or not exist yet)`);
+}
+
+/** Deletes what killed builds left: their folders, stores and links; never the current output. */
+async function removeLeftovers(parent: string, name: string, current: string | undefined): Promise<void> {
+  const prefix = `.${name}.`;
+  for (const entry of await readdir(parent)) {
+    if (!entry.startsWith(prefix)) continue;
+    const kind = entry.slice(prefix.length).split('-')[0];
+    const full = path.join(parent, entry);
+    if (full === current) continue;
+    if (kind === 'build' || kind === 'link' || kind?.startsWith('store')) await rm(full, { recursive: true, force: true });
+  }
+}
+
+/** One build at a time per output: a second one would delete the first one's folder as a leftover. */
+async function takeLock(file: string, out: string): Promise<{ release(): Promise<void> }> {
+  try {
+    await writeFile(file, String(process.pid), { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const holder = Number(await readFile(file, 'utf8').catch(() => ''));
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+      throw new UsageError(`another build (process ${holder}) is writing ${out}; wait for it, or delete ${file} if it is gone`);
+    }
+    await writeFile(file, String(process.pid)); // the holder died (killed build): take over
+  }
+  return { release: () => rm(file, { force: true }) };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sendRaw, type RawResponse } from './http.ts';
+
+/** The conformance sets shipped beside the repository (`../shared/conformance`). */
+export const CONFORMANCE_ROOT = fileURLToPath(new URL('../../../shared/conformance/', import.meta.url));
+export const CONFORMANCE_SETS = ['lda-real', 'synthetic-1k'] as const;
+export const CONFORMANCE_BASE_URL = 'http://mirror.test';
+
+export interface ConformanceCase {
+  id: number;
+  method: string;
+  target: string;
+  kind: 'exact' | 'head' | 'method' | 'detail400' | 'redirect';
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  location?: string;
+}
+
+export function setFolder(set: string): string {
+  return path.join(CONFORMANCE_ROOT, set);
+}
+
+export function loadCases(set: string): ConformanceCase[] {
+  return readFileSync(path.join(setFolder(set), 'cases.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as ConformanceCase);
+}
+
+/**
+ * Sends one case to a running mirror and returns what differs from the expected answer (empty when it
+ * passes), following the rules of the conformance README.
+ */
+export async function checkCase(origin: string, set: string, item: ConformanceCase): Promise<string[]> {
+  const response = await sendRaw(origin, item.method, item.target);
+  const problems: string[] = [];
+  if (response.status !== item.status) problems.push(`status ${response.status}, expected ${item.status}`);
+  if (item.kind !== 'redirect') problems.push(...headerProblems(response, item.headers ?? {}));
+
+  if (item.kind === 'exact' || item.kind === 'method') {
+    const expected = readFileSync(path.join(setFolder(set), item.body!));
+    if (!response.body.equals(expected)) problems.push(`body differs: ${describeDifference(response.body, expected)}`);
+  } else if (item.kind === 'head') {
+    if (response.body.length !== 0) problems.push(`HEAD answered with a ${response.body.length}-byte body`);
+  } else if (item.kind === 'detail400') {
+    const parameter = rejectedParameter(item.target);
+    const detail = parseDetail(response.body);
+    if (detail === undefined) problems.push(`body is not a JSON object with a string detail: ${response.body.toString()}`);
+    else if (!detail.includes(parameter)) problems.push(`detail does not name "${parameter}": ${detail}`);
+  } else if (item.kind === 'redirect') {
+    const location = response.headers.location;
+    const resolved = typeof location === 'string' ? new URL(location, `${origin}${item.target}`) : undefined;
+    const got = resolved ? `${resolved.pathname}${resolved.search}` : String(location);
+    if (got !== item.location) problems.push(`Location resolves to ${got}, expected ${item.location}`);
+  }
+  return problems;
+}
+
+function headerProblems(response: RawResponse, expected: Record<string, string>): string[] {
+  return Object.entries(expected)
+    .filter(([name, value]) => response.headers[name.toLowerCase()] !== value)
+    .map(([name, value]) => `header ${name}: ${JSON.stringify(response.headers[name.toLowerCase()])}, expected ${JSON.stringify(value)}`);
+}
+
+/** The parameter a 400 case rejects: the first one that is neither `format` nor `page`. */
+function rejectedParameter(target: string): string {
+  const query = new URLSearchParams(target.slice(target.indexOf('?') + 1));
+  for (const name of query.keys()) if (name !== 'format' && name !== 'page') return name;
+  throw new Error(`no rejected parameter in ${target}`);
+}
+
+function parseDetail(body: Buffer): string | undefined {
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as { detail?: unknown };
+    return typeof parsed.detail === 'string' ? parsed.detail : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeDifference(actual: Buffer, expected: Buffer): string {
+  let at = 0;
+  while (at < actual.length && at < expected.length && actual[at] === expected[at]) at++;
+  const around = (buffer: Buffer) => JSON.stringify(buffer.subarray(Math.max(0, at - 40), at + 40).toString('utf8'));
+  return `first difference at byte ${at} (got ${actual.length} bytes, expected ${expected.length}): got ${around(actual)}, expected ${around(expected)}`;
+}
