@@ -1,0 +1,82 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './support/cli.ts';
+
+/**
+ * Keeps the rooms of the pipeline honest as the code grows: which part of src/ may import which, and
+ * which npm package belongs to which room. Dependencies point one way: cli -> commands -> build ->
+ * stages -> contract.
+ */
+const SRC = path.join(REPO_ROOT, 'src');
+
+/** Room -> the rooms it may import (its own files always). `contract` and `errors` are open to all. */
+const ALLOWED: Record<string, string[]> = {
+  cli: ['commands'],
+  commands: ['build', 'config', 'preview', 'report'],
+  build: ['config', 'ingest', 'store', 'plan', 'render', 'write', 'report'],
+  config: [],
+  ingest: ['render', 'store'],
+  store: ['render'],
+  plan: ['render'],
+  render: ['plan', 'store'],
+  routing: ['plan', 'render'],
+  write: ['plan'],
+  preview: ['routing', 'plan'],
+  report: [],
+  contract: [],
+  errors: [],
+};
+
+/** npm packages and the only room that may use each. */
+const PACKAGE_OWNERS: Record<string, string> = {
+  'better-sqlite3': 'store',
+  'fast-glob': 'ingest',
+  'p-limit': 'write',
+  'serve-handler': 'preview',
+};
+
+/** Rooms that only compute: no file system, no network. */
+const PURE = ['plan', 'render', 'routing', 'contract'];
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+    .map((file) => path.join(folder, file));
+}
+
+function roomOf(file: string): string {
+  const relative = path.relative(SRC, file);
+  const [first] = relative.split(path.sep);
+  return first!.replace(/\.ts$/, '');
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)].map((match) => match[1]!);
+}
+
+const files = sourceFiles(SRC);
+
+describe('architecture of src/', () => {
+  it('knows every room', () => {
+    for (const file of files) expect(Object.keys(ALLOWED), file).toContain(roomOf(file));
+  });
+
+  it.each(files.map((file) => [path.relative(SRC, file), file]))('%s imports only what its room may', (_name, file) => {
+    const room = roomOf(file);
+    for (const specifier of importsOf(file)) {
+      if (specifier.startsWith('.')) {
+        const target = roomOf(path.resolve(path.dirname(file), specifier));
+        if (target === room || target === 'contract' || target === 'errors') continue;
+        expect(ALLOWED[room], `${room} imports ${target} (${specifier})`).toContain(target);
+      } else if (specifier.startsWith('node:')) {
+        if (PURE.includes(room)) expect(specifier, `${room} is pure but imports ${specifier}`).toMatch(/^node:(url|util)$/);
+      } else {
+        const owner = PACKAGE_OWNERS[specifier];
+        expect(owner, `unexpected package ${specifier}`).toBeDefined();
+        expect(room, `${specifier} belongs to ${owner}`).toBe(owner);
+      }
+    }
+  });
+});

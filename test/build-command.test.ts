@@ -1,0 +1,131 @@
+import { existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './support/cli.ts';
+import { snapshot } from './support/folder-snapshot.ts';
+import { clientRecord, ndjson } from './support/records.ts';
+import { tempFolder } from './support/temp-folder.ts';
+
+/**
+ * The build command end to end, in a child process: a good build, then bad inputs that must fail
+ * with a message naming the file and line (or the option) and leave that build exactly as it was.
+ */
+describe('npm run build', () => {
+  const temp = tempFolder();
+  const out = path.join(temp.path, 'site', 'out');
+  const good = path.join(temp.path, 'good.ndjson');
+  let before: ReturnType<typeof snapshot>;
+
+  beforeAll(() => {
+    writeFileSync(good, ndjson([clientRecord(1), clientRecord(2), clientRecord(3)]));
+    const result = runCli(['build', '--input', good, '--out', out, '--base-url', 'https://mirror.example.org/']);
+    expect(result.stderr).not.toMatch(/failed|problems/);
+    expect(result.status).toBe(0);
+    before = snapshot(out);
+  }, 60_000);
+  afterAll(() => temp.remove());
+
+  it('prints a summary and makes the output a link to a complete build', () => {
+    expect(lstatSync(out).isSymbolicLink()).toBe(true);
+    expect(Object.keys(before.files)).toContain('pages/none/none/1.json');
+    expect(Object.keys(before.files)).toContain('clients/api/2.json');
+    expect(Object.keys(before.files)).toContain('registrants/json/900.json');
+    expect(Object.keys(before.files)).toContain('rewrite-map.json');
+  });
+
+  function failingBuild(name: string, text: string | undefined, args: string[] = []) {
+    const input = path.join(temp.path, name);
+    if (text !== undefined) writeFileSync(input, text);
+    return runCli(['build', '--input', input, '--out', out, '--base-url', 'https://mirror.example.org', ...args]);
+  }
+
+  function expectUnchanged() {
+    expect(snapshot(out)).toEqual(before);
+    // Nothing left beside the output but the build it points at.
+    expect(readdirSync(path.dirname(out)).sort()).toEqual(['out', before.link].sort());
+  }
+
+  it('a malformed JSON line names the file and line', () => {
+    const result = failingBuild('malformed.ndjson', `${JSON.stringify(clientRecord(1))}\n{"id": 2, "name": \n`);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/malformed\.ndjson:2: malformed JSON/);
+    expectUnchanged();
+  });
+
+  it('a record without id names the file, line and field', () => {
+    const { id: _, ...noId } = clientRecord(5);
+    const result = failingBuild('no-id.ndjson', ndjson([clientRecord(4), clientRecord(6), noId]));
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/no-id\.ndjson:3: field "id": is missing/);
+    expectUnchanged();
+  });
+
+  it('a registrant whose id is not an integer names the file, line and field', () => {
+    const result = failingBuild('registrant.ndjson', ndjson([clientRecord(7, {}, { id: 'R-900' })]));
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/registrant\.ndjson:1: field "registrant\.id": must be a non-negative integer, got "R-900"/);
+    expectUnchanged();
+  });
+
+  it('lists every problem of a run, not only the first', () => {
+    const result = failingBuild('many.ndjson', ndjson([{ id: 'a' }, clientRecord(2), { name: 'x' }]));
+    expect(result.stderr).toMatch(/many\.ndjson:1: field "id"/);
+    expect(result.stderr).toMatch(/many\.ndjson:3: field "id"/);
+    expectUnchanged();
+  });
+
+  it('an input folder with no records files names the folder', () => {
+    const empty = path.join(temp.path, 'empty-folder');
+    mkdirSync(empty);
+    writeFileSync(path.join(empty, 'notes.txt'), 'not records');
+    const result = failingBuild('empty-folder', undefined);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/empty-folder: this folder holds no \.ndjson, \.jsonl or \.json records file/);
+    expectUnchanged();
+  });
+
+  it.each(['mirror.example.org', 'ftp://mirror.example.org', 'https://mirror.example.org/api', 'not a url'])(
+    'a base URL %j that is not an absolute http(s) origin names --base-url',
+    (baseUrl) => {
+      const result = runCli(['build', '--input', good, '--out', out, '--base-url', baseUrl]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/--base-url must/);
+      expectUnchanged();
+    },
+  );
+
+  it('an unknown option or format is named', () => {
+    expect(runCli(['build', '--input', good, '--out', out, '--base-url', 'http://x.test', '--formats', 'xml']).stderr).toMatch(
+      /--formats: unknown format "xml"/,
+    );
+    expect(runCli(['build', '--inptu', good]).stderr).toMatch(/--inptu/);
+    expectUnchanged();
+  });
+
+  it('refuses to replace a folder it did not build', () => {
+    const mine = path.join(temp.path, 'precious');
+    mkdirSync(mine);
+    writeFileSync(path.join(mine, 'thesis.txt'), 'years of work');
+    const result = runCli(['build', '--input', good, '--out', mine, '--base-url', 'http://x.test']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/did not build; refusing to replace it/);
+    expect(existsSync(path.join(mine, 'thesis.txt'))).toBe(true);
+  });
+
+  it('a second build replaces the first and removes it', () => {
+    const next = path.join(temp.path, 'next.ndjson');
+    writeFileSync(next, ndjson([clientRecord(1), clientRecord(2)]));
+    const result = runCli(['build', '--input', next, '--out', out, '--base-url', 'https://mirror.example.org']);
+    expect(result.status).toBe(0);
+    const after = snapshot(out);
+    expect(after.link).not.toBe(before.link);
+    expect(Object.keys(after.files)).not.toContain('clients/none/3.json');
+    expect(readdirSync(path.dirname(out)).sort()).toEqual(['out', after.link].sort());
+  });
+
+  it('--help describes every option', () => {
+    const help = runCli(['build', '--help']);
+    expect(help.status).toBe(0);
+    for (const option of ['--input', '--out', '--base-url', '--formats']) expect(help.stdout).toContain(option);
+  });
+});

@@ -1,0 +1,106 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeProblem } from '../src/errors.ts';
+import { readRecordFile, type ReadItem } from '../src/ingest/read-record-file.ts';
+import { timestampMicros, validateClient } from '../src/ingest/validate-record.ts';
+import { clientRecord, ndjson } from './support/records.ts';
+import { tempFolder } from './support/temp-folder.ts';
+
+let temp: ReturnType<typeof tempFolder>;
+beforeEach(() => (temp = tempFolder()));
+afterEach(() => temp.remove());
+
+async function read(name: string, text: string): Promise<ReadItem[]> {
+  const file = path.join(temp.path, name);
+  writeFileSync(file, text);
+  const items: ReadItem[] = [];
+  for await (const item of readRecordFile(file, name)) items.push(item);
+  return items;
+}
+
+const where = (items: ReadItem[]) =>
+  items.map((item) => (item.kind === 'record' ? `record ${(item.value as { id: number }).id} line ${item.line}` : describeProblem(item.problem)));
+
+describe('reading records files', () => {
+  it('reads NDJSON with a BOM, CRLF line ends and blank lines, counting lines', async () => {
+    const text = '\ufeff' + JSON.stringify(clientRecord(1)) + '\r\n\r\n' + JSON.stringify(clientRecord(2)) + '\r\n';
+    expect(where(await read('a.ndjson', text))).toEqual(['record 1 line 1', 'record 2 line 3']);
+  });
+
+  it('reports a malformed NDJSON line with its line number and goes on', async () => {
+    const text = `${JSON.stringify(clientRecord(1))}\n{"id": 2,\n${JSON.stringify(clientRecord(3))}\n`;
+    const items = where(await read('a.jsonl', text));
+    expect(items[0]).toBe('record 1 line 1');
+    expect(items[1]).toMatch(/^a\.jsonl:2: malformed JSON: /);
+    expect(items[2]).toBe('record 3 line 3');
+  });
+
+  it('streams a pretty-printed JSON array, each element with the line it starts on', async () => {
+    const text = JSON.stringify([clientRecord(1), clientRecord(2, { name: 'A "quoted" ] { name' })], null, 2);
+    const items = await read('a.json', text);
+    const starts = text.split('\n').flatMap((line, i) => (line === '  {' ? [i + 1] : []));
+    expect(where(items)).toEqual([`record 1 line ${starts[0]}`, `record 2 line ${starts[1]}`]);
+    expect(items[1]).toMatchObject({ index: 1, value: { name: 'A "quoted" ] { name' } });
+  });
+
+  it('reports a broken array element by line and index', async () => {
+    const items = await read('a.json', '[\n{"id": 1, "name": "A"},\n{"id": 2 "name": "B"}\n]');
+    expect(items[1]!.kind === 'problem' && describeProblem(items[1]!.problem)).toMatch(/^a\.json:3 \(record 1 of the array\): malformed JSON/);
+  });
+
+  it('reports an unterminated array', async () => {
+    const items = await read('a.json', '[\n{"id": 1, "name": "A"},\n');
+    expect(items.at(-1)!.kind === 'problem' && describeProblem(items.at(-1)!.problem)).toMatch(/^a\.json:3: malformed JSON: .*ends before/);
+  });
+
+  it('reads a saved page of the live API, pretty-printed or not', async () => {
+    const page = { count: 2, next: null, previous: null, results: [clientRecord(1), clientRecord(2)] };
+    expect(where(await read('page.json', JSON.stringify(page)))).toEqual(['record 1 line 1', 'record 2 line 1']);
+    const pretty = JSON.stringify(page, null, 2);
+    const lines = where(await read('pretty.json', pretty));
+    expect(lines[1]).toBe(`record 2 line ${pretty.split('\n').findIndex((l) => l.includes('"id": 2,')) + 1}`);
+  });
+
+  it('reads saved pages as NDJSON lines too', async () => {
+    const pages = [{ results: [clientRecord(1)] }, { results: [clientRecord(2), clientRecord(3)] }];
+    expect(where(await read('pages.ndjson', ndjson(pages)))).toEqual(['record 1 line 1', 'record 2 line 2', 'record 3 line 2']);
+  });
+
+  it('reports malformed pretty-printed JSON with its line', async () => {
+    const items = await read('bad.json', '{\n  "results": [\n    {"id": 1,}\n  ]\n}');
+    expect(items[0]!.kind === 'problem' && describeProblem(items[0]!.problem)).toMatch(/^bad\.json:3: malformed JSON/);
+  });
+});
+
+describe('validating records', () => {
+  const at = { file: 'in.ndjson', line: 7 };
+  const problems = (value: unknown) => {
+    const result = validateClient(value, at);
+    return result.ok ? [] : result.problems.map(describeProblem);
+  };
+
+  it('accepts a record as the live service returns it', () => {
+    expect(validateClient(clientRecord(1), at)).toMatchObject({ ok: true, client: { id: 1, registrantId: 900 } });
+  });
+
+  it('names the file, line and field of each problem', () => {
+    const { id: _, ...noId } = clientRecord(1);
+    expect(problems(noId)).toEqual(['in.ndjson:7: field "id": is missing (an integer is required)']);
+    expect(problems(clientRecord(1, {}, { id: '900' }))).toEqual(['in.ndjson:7: field "registrant.id": must be a non-negative integer, got "900"']);
+    expect(problems(clientRecord(1, { name: null, effective_date: '1/2/2024' }))).toEqual([
+      'in.ndjson:7: field "name": must be a string, got null',
+      'in.ndjson:7: field "effective_date": must be a YYYY-MM-DD date or null, got "1/2/2024"',
+    ]);
+    expect(problems({ ...clientRecord(1), registrant: null })).toEqual(['in.ndjson:7: field "registrant": must be a registrant object, got null']);
+    expect(problems([1])).toEqual(['in.ndjson:7: a client record must be a JSON object, got [1]']);
+    expect(problems(clientRecord(1.5))).toEqual(['in.ndjson:7: field "id": must be a non-negative integer, got 1.5']);
+    expect(problems(clientRecord(2 ** 53))).toHaveLength(1);
+  });
+
+  it('reads dt_updated with its offset, to the microsecond', () => {
+    expect(timestampMicros('2025-07-24T11:34:51.894845-04:00')! - timestampMicros('2025-07-24T15:34:51.894844+00:00')!).toBe(1);
+    expect(timestampMicros('2025-07-24T11:34:51-05:00')).toBeGreaterThan(timestampMicros('2025-07-24T12:34:50-04:00')!);
+    expect(timestampMicros('yesterday')).toBeUndefined();
+  });
+});

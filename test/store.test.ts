@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ORDERINGS, type Ordering } from '../src/contract.ts';
+import { validateClient } from '../src/ingest/validate-record.ts';
+import { clientFields, registrantFields } from '../src/render/record-fields.ts';
+import { RecordStore } from '../src/store/record-store.ts';
+import { clientRecord } from './support/records.ts';
+import { tempFolder } from './support/temp-folder.ts';
+
+let temp: ReturnType<typeof tempFolder>;
+let store: RecordStore;
+beforeEach(() => {
+  temp = tempFolder();
+  store = RecordStore.create(path.join(temp.path, 'store.sqlite'));
+});
+afterEach(() => {
+  store.destroy();
+  temp.remove();
+});
+
+function load(records: ReturnType<typeof clientRecord>[]): void {
+  store.transaction(() => {
+    for (const record of records) {
+      const result = validateClient(record, { file: 't', line: 1 });
+      if (!result.ok) throw new Error('invalid test record');
+      const { client } = result;
+      store.addRegistrant(client.registrantId, client.registrantUpdated, registrantFields(client.registrant));
+      store.addClient(client.id, client.name, client.effectiveDate, client.registrantId, clientFields(client.record));
+    }
+  });
+  store.index();
+}
+
+const ids = (ordering: Ordering) => [...store.clientsInOrder(ordering)].map((client) => client.id);
+
+describe('orderings', () => {
+  it('none is ascending id, -id descending', () => {
+    load([clientRecord(3), clientRecord(1), clientRecord(2)]);
+    expect(ids('')).toEqual([1, 2, 3]);
+    expect(ids('-id')).toEqual([3, 2, 1]);
+  });
+
+  it('-name compares by code point, not locale nor UTF-16, equal names by descending id', () => {
+    load([
+      clientRecord(1, { name: 'apple' }),
+      clientRecord(2, { name: 'Zebra' }),
+      clientRecord(3, { name: 'Émile' }),
+      clientRecord(4, { name: 'Zebra' }),
+      clientRecord(5, { name: '\u{1F600} smile' }), // astral: after U+FF5E in code points, before it in UTF-16
+      clientRecord(6, { name: '\uFF5E wave' }),
+    ]);
+    expect(ids('-name')).toEqual([5, 6, 3, 1, 4, 2]);
+  });
+
+  it('-effective_date puts nulls first, then newest, equal dates by descending id', () => {
+    load([
+      clientRecord(1, { effective_date: '2020-01-01' }),
+      clientRecord(2, { effective_date: null }),
+      clientRecord(3, { effective_date: '2024-05-01' }),
+      clientRecord(4, { effective_date: '2020-01-01' }),
+      clientRecord(5, { effective_date: null }),
+    ]);
+    expect(ids('-effective_date')).toEqual([5, 2, 3, 4, 1]);
+  });
+
+  it('no ordering sorts in memory: each reads an index in order', () => {
+    load([clientRecord(1)]);
+    for (const ordering of ORDERINGS) expect(store.queryPlan(ordering).join(' ')).not.toMatch(/TEMP B-TREE/);
+  });
+});
+
+describe('duplicates', () => {
+  it('a client id seen twice: the later copy wins and is counted', () => {
+    load([clientRecord(1, { name: 'FIRST' }), clientRecord(2), clientRecord(1, { name: 'SECOND' })]);
+    const [first] = store.clientsInOrder('');
+    expect(first!.fields).toContain('"name":"SECOND"');
+    expect(store.counts()).toMatchObject({ clients: 2, replacedClients: 1 });
+  });
+
+  it('a registrant with differing copies: the latest dt_updated, read with its offset, is served everywhere', () => {
+    load([
+      clientRecord(1, {}, { name: 'NEWEST', dt_updated: '2025-01-01T10:00:00.000001-05:00' }),
+      clientRecord(2, {}, { name: 'OLDER', dt_updated: '2025-01-01T10:30:00.000000-04:00' }),
+      clientRecord(3, {}, { name: 'NO STAMP', dt_updated: null }),
+    ]);
+    const names = [...store.clientsInOrder('')].map((client) => /"name":"([^"]+)"/.exec(client.registrantFields)![1]);
+    expect(names).toEqual(['NEWEST', 'NEWEST', 'NEWEST']);
+    expect(store.counts()).toMatchObject({ registrants: 1, conflictedRegistrants: 1 });
+  });
+
+  it('identical copies of a registrant are no conflict', () => {
+    load([clientRecord(1), clientRecord(2)]);
+    expect(store.counts()).toMatchObject({ registrants: 1, conflictedRegistrants: 0 });
+  });
+});

@@ -1,0 +1,20 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real command line (`tsx src/cli.ts ...`) in a child process, as a user would. */
+export function runCli(args: string[], cwd = REPO_ROOT): CliResult {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', `${REPO_ROOT}src/cli.ts`, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
