@@ -50,8 +50,8 @@ describe('reading records files', () => {
   });
 
   it('reports an unterminated array', async () => {
-    const items = await read('a.json', '[\n{"id": 1, "name": "A"},\n');
-    expect(items.at(-1)!.kind === 'problem' && describeProblem(items.at(-1)!.problem)).toMatch(/^a\.json:3: malformed JSON: .*ends before/);
+    const last = (await read('a.json', '[\n{"id": 1, "name": "A"},\n')).at(-1)!;
+    expect(last.kind === 'problem' && describeProblem(last.problem)).toMatch(/^a\.json:3: malformed JSON: .*ends before/);
   });
 
   it('reads a saved page of the live API, pretty-printed or not', async () => {
