@@ -28,7 +28,8 @@ Try:
   curl '${base}/api/v1/clients/?ordering=-id'
   curl '${base}/api/v1/clients/?ordering=-name&page=2&format=json'
   curl '${base}/api/v1/clients/?page=last'
-  curl '${base}/api/v1/clients/44400/'   curl '${base}/api/v1/registrants/401105130/?format=api'`);
+  curl '${base}/api/v1/clients/44400/'
+  curl '${base}/api/v1/registrants/401105130/?format=api'`);
 
 const stop = () => void preview.close().then(() => process.exit(0));
 process.once('SIGINT', stop);

@@ -22,6 +22,8 @@ export interface BuildSummary {
   files: number;
   bytes: number;
   seconds: number;
+  /** Seconds spent in each stage, in order. */
+  stages: Record<string, number>;
 }
 
 /**
@@ -29,8 +31,9 @@ export interface BuildSummary {
  * site (the rewrite map) -> render every file -> write them into a new folder -> switch the output
  * to it. Until the switch, the previous output is untouched; on any failure it stays as it was.
  */
-export async function build(options: BuildOptions, progress: Progress = silentProgress): Promise<BuildSummary> {
+export async function build(options: BuildOptions, reporter: Progress = silentProgress): Promise<BuildSummary> {
   const started = performance.now();
+  const { progress, stages } = timedStages(reporter);
   const inputFiles = await findInputFiles(options.inputs);
   const slot = await openOutputSlot(options.out);
   const store = RecordStore.create(slot.storeFile);
@@ -73,6 +76,7 @@ export async function build(options: BuildOptions, progress: Progress = silentPr
       files: written.files,
       bytes: written.bytes,
       seconds: (performance.now() - started) / 1000,
+      stages: stages(),
     };
   } catch (error) {
     progress.end();
@@ -80,4 +84,29 @@ export async function build(options: BuildOptions, progress: Progress = silentPr
     await slot.abandon();
     throw error;
   }
+}
+
+/** Wraps progress to time each stage, for the summary. */
+function timedStages(reporter: Progress): { progress: Progress; stages(): Record<string, number> } {
+  const seconds: Record<string, number> = {};
+  let current: { name: string; start: number } | undefined;
+  const close = () => {
+    if (current) seconds[current.name] = (performance.now() - current.start) / 1000;
+    current = undefined;
+  };
+  return {
+    progress: {
+      stage(name) {
+        close();
+        current = { name, start: performance.now() };
+        reporter.stage(name);
+      },
+      update: (text) => reporter.update(text),
+      end() {
+        close();
+        reporter.end();
+      },
+    },
+    stages: () => ({ ...seconds }),
+  };
 }

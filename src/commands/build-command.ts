@@ -59,7 +59,9 @@ export function formatSummary(summary: BuildSummary): string {
       (summary.conflictedRegistrants > 0 ? ` (${n(summary.conflictedRegistrants)} with differing copies: latest dt_updated served)` : ''),
     `  pages        ${n(summary.pages)}`,
     `  files        ${n(summary.files)}, ${(summary.bytes / 1e6).toFixed(1)} MB`,
-    `  time         ${summary.seconds.toFixed(1)} s`,
+    `  time         ${summary.seconds.toFixed(1)} s (${Object.entries(summary.stages)
+      .map(([stage, seconds]) => `${stage} ${seconds.toFixed(1)}`)
+      .join(', ')})`,
   ];
   return lines.join('\n');
 }

@@ -1,0 +1,76 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { build } from '../src/build.ts';
+import { resolveBuildOptions } from '../src/config.ts';
+import { clientRecord, ndjson } from './support/records.ts';
+import { tempFolder } from './support/temp-folder.ts';
+
+let temp: ReturnType<typeof tempFolder>;
+beforeEach(() => (temp = tempFolder()));
+afterEach(() => temp.remove());
+
+const out = () => path.join(temp.path, 'out');
+const read = (file: string) => readFileSync(path.join(out(), file), 'utf8');
+
+function write(name: string, text: string): string {
+  const file = path.join(temp.path, 'in', name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  return file;
+}
+
+const buildFrom = (input: string, formats?: string) =>
+  build(resolveBuildOptions({ input: [input], out: out(), baseUrl: 'https://m.example.org', formats }));
+
+describe('build', () => {
+  it('reads a folder of NDJSON, JSON arrays and saved pages alike', async () => {
+    write('a.ndjson', ndjson([clientRecord(1)]));
+    write('b/c.json', JSON.stringify([clientRecord(2), clientRecord(3)], null, 2));
+    write('d.json', JSON.stringify({ count: 1, next: null, previous: null, results: [clientRecord(4)] }));
+    write('e.jsonl', ndjson([clientRecord(5)]));
+    write('notes.txt', 'ignored');
+    const summary = await buildFrom(path.join(temp.path, 'in'));
+    expect(summary).toMatchObject({ inputFiles: 4, recordsRead: 5, clients: 5, registrants: 1, pages: 12 });
+    expect(JSON.parse(read('pages/none/-id/1.json')).results.map((c: { id: number }) => c.id)).toEqual([5, 4, 3, 2, 1]);
+  });
+
+  it('builds only the formats asked for', async () => {
+    const summary = await buildFrom(write('a.ndjson', ndjson([clientRecord(1)])), 'api');
+    expect(summary.pages).toBe(4);
+    expect(existsSync(path.join(out(), 'pages/api/-name/1.json'))).toBe(true);
+    expect(existsSync(path.join(out(), 'pages/none/none/1.json'))).toBe(false);
+    expect(existsSync(path.join(out(), 'clients/json/1.json'))).toBe(false);
+    expect(JSON.parse(read('rewrite-map.json')).list.format).toEqual({ api: 'api' });
+  });
+
+  it('builds an empty data set as one empty page per ordering and format', async () => {
+    const summary = await buildFrom(write('empty.ndjson', ''));
+    expect(summary).toMatchObject({ clients: 0, pages: 12 });
+    expect(read('pages/json/-effective_date/1.json')).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
+  });
+
+  it('counts replaced clients and registrants with differing copies', async () => {
+    write('1.ndjson', ndjson([clientRecord(1, { name: 'OLD' }), clientRecord(2, {}, { name: 'R OLD', dt_updated: '2020-01-01T00:00:00-05:00' })]));
+    write('2.ndjson', ndjson([clientRecord(1, { name: 'NEW' })]));
+    const summary = await buildFrom(path.join(temp.path, 'in'));
+    expect(summary).toMatchObject({ recordsRead: 3, clients: 2, replacedClients: 1, registrants: 1, conflictedRegistrants: 1 });
+    expect(read('clients/none/1.json')).toContain('"name":"NEW"');
+    // The newest copy of registrant 900 is served in every client and on its own path.
+    expect(read('clients/none/2.json')).toContain('"name":"REGISTRANT 900"');
+    expect(read('registrants/none/900.json')).toBe(
+      '{"id":900,"url":"https://m.example.org/api/v1/registrants/900/","house_registrant_id":null,"name":"REGISTRANT 900",' +
+        '"description":null,"address_1":null,"address_2":null,"address_3":null,"address_4":null,"city":null,"state":null,' +
+        '"state_display":null,"zip":null,"country":null,"country_display":null,"ppb_country":null,"ppb_country_display":null,' +
+        '"contact_name":null,"contact_telephone":null,"dt_updated":"2025-07-24T11:34:51.894845-04:00"}',
+    );
+  });
+
+  it('writes a record file byte for byte as the record appears inside the list', async () => {
+    await buildFrom(write('a.ndjson', ndjson([clientRecord(1, { name: 'Ünïcödé \u2028 "q"' })])));
+    for (const format of ['none', 'api', 'json']) {
+      expect(read(`pages/${format}/-name/1.json`)).toContain(read(`clients/${format}/1.json`));
+    }
+    expect(read('clients/json/1.json')).toContain('"name":"Ünïcödé \\u2028 \\"q\\""');
+  });
+});
