@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { lstat, mkdir, readFile, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync, rmSync } from 'node:fs';
+import { lstat, mkdir, readFile, readdir, readlink, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../errors.ts';
 import { MAP_FILE } from '../plan/rewrite-map.ts';
@@ -51,12 +51,12 @@ export async function openOutputSlot(outPath: string): Promise<OutputSlot> {
         await rename(out, path.join(parent, `.${name}.build-${id}-previous`));
       }
       await rename(link, out);
-      if (previous.kind === 'link' && previous.ours) await rm(previous.target, { recursive: true, force: true });
-      if (previous.kind === 'folder') await rm(path.join(parent, `.${name}.build-${id}-previous`), { recursive: true, force: true });
+      if (previous.kind === 'link' && previous.ours) removeTree(previous.target);
+      if (previous.kind === 'folder') removeTree(path.join(parent, `.${name}.build-${id}-previous`));
       await lock.release();
     },
     async abandon() {
-      await rm(buildDir, { recursive: true, force: true });
+      removeTree(buildDir);
       await lock.release();
     },
   };
@@ -91,7 +91,7 @@ async function removeLeftovers(parent: string, name: string, current: string | u
     const kind = entry.slice(prefix.length).split('-')[0];
     const full = path.join(parent, entry);
     if (full === current) continue;
-    if (kind === 'build' || kind === 'link' || kind?.startsWith('store')) await rm(full, { recursive: true, force: true });
+    if (kind === 'build' || kind === 'link' || kind?.startsWith('store')) removeTree(full);
   }
 }
 
@@ -107,7 +107,7 @@ async function takeLock(file: string, out: string): Promise<{ release(): Promise
     }
     await writeFile(file, String(process.pid)); // the holder died (killed build): take over
   }
-  return { release: () => rm(file, { force: true }) };
+  return { release: async () => rmSync(file, { force: true }) };
 }
 
 function isAlive(pid: number): boolean {
@@ -117,4 +117,13 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * Deletes a build folder. The synchronous form walks one folder at a time; the promise form starts
+ * an unlink for every entry of a folder at once, which took a gigabyte of memory on a folder of
+ * 134,719 record files.
+ */
+function removeTree(folder: string): void {
+  rmSync(folder, { recursive: true, force: true });
 }
