@@ -4,11 +4,13 @@ import { ORDERINGS } from './contract.ts';
 import { findInputFiles } from './ingest/find-input-files.ts';
 import { loadRecords } from './ingest/load-records.ts';
 import { createRewriteMap } from './plan/rewrite-map.ts';
-import { siteFiles, siteFolders } from './render/site-files.ts';
+import { produceSite } from './produce/produce-site.ts';
+import { siteFolders } from './render/site-files.ts';
 import { silentProgress, type Progress } from './report/progress.ts';
 import { RecordStore } from './store/record-store.ts';
-import { FileWriter } from './write/file-writer.ts';
+import { readManifest } from './write/manifest.ts';
 import { openOutputSlot } from './write/output-slot.ts';
+import { writeSite } from './write/write-site.ts';
 
 export interface BuildSummary {
   out: string;
@@ -21,6 +23,10 @@ export interface BuildSummary {
   pages: number;
   files: number;
   bytes: number;
+  /** Files written with new bytes, linked unchanged from the previous build, and gone since it. */
+  written: number;
+  linked: number;
+  removed: number;
   seconds: number;
   /** Seconds spent in each stage, in order. */
   stages: Record<string, number>;
@@ -53,15 +59,21 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       registrants: counts.registrants,
     });
 
-    progress.stage('write');
-    const writer = new FileWriter(slot.buildDir, options.concurrency);
-    await writer.createFolders(siteFolders(options.formats));
-    let rendered = 0;
-    for (const file of siteFiles(store, map, options.formats)) {
-      await writer.write(file.path, file.body);
-      if (++rendered % 1000 === 0) progress.update(`${rendered.toLocaleString('en-US')} files`);
+    if (slot.previousDir !== undefined) {
+      progress.stage('compare');
+      await loadPreviousManifest(store, slot.previousDir);
     }
-    const written = await writer.finish();
+    // The render thread opens the store itself; this connection holds it exclusively.
+    store.close();
+
+    progress.stage('write');
+    const written = await writeSite(produceSite(store.file, map, options.formats), {
+      root: slot.buildDir,
+      folders: siteFolders(options.formats),
+      previousDir: slot.previousDir,
+      concurrency: options.concurrency,
+      onProgress: (files) => progress.update(`${files.toLocaleString('en-US')} files`),
+    });
     store.destroy();
 
     progress.stage('switch');
@@ -75,6 +87,9 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       pages: map.list.page.last * ORDERINGS.length * options.formats.length,
       files: written.files,
       bytes: written.bytes,
+      written: written.written,
+      linked: written.linked,
+      removed: written.removed,
       seconds: (performance.now() - started) / 1000,
       stages: stages(),
     };
@@ -109,4 +124,18 @@ function timedStages(reporter: Progress): { progress: Progress; stages(): Record
     },
     stages: () => ({ ...seconds }),
   };
+}
+
+/** The previous build's manifest, into the store, where the render thread compares each file with it. */
+async function loadPreviousManifest(store: RecordStore, previousDir: string): Promise<void> {
+  let batch: { path: string; size: number; hash: string }[] = [];
+  const flush = () => {
+    store.transaction(() => batch.forEach((entry) => store.addPreviousFile(entry.path, entry.size, entry.hash)));
+    batch = [];
+  };
+  for await (const entry of readManifest(previousDir)) {
+    batch.push(entry);
+    if (batch.length >= 5000) flush();
+  }
+  flush();
 }

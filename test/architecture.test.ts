@@ -14,14 +14,15 @@ const SRC = path.join(REPO_ROOT, 'src');
 const ALLOWED: Record<string, string[]> = {
   cli: ['commands'],
   commands: ['build', 'config', 'preview', 'report'],
-  build: ['config', 'ingest', 'store', 'plan', 'render', 'write', 'report'],
+  build: ['config', 'ingest', 'store', 'plan', 'render', 'produce', 'write', 'report'],
   config: [],
   ingest: ['render', 'store'],
   store: ['render'],
   plan: ['render'],
   render: ['plan', 'store'],
   routing: ['plan', 'render'],
-  write: ['plan'],
+  produce: ['render', 'store', 'plan'],
+  write: ['plan', 'produce'],
   preview: ['routing', 'plan'],
   report: [],
   contract: [],
@@ -34,6 +35,7 @@ const PACKAGE_OWNERS: Record<string, string> = {
   'fast-glob': 'ingest',
   'p-limit': 'write',
   'serve-handler': 'preview',
+  'tsx/esm/api': 'produce',
 };
 
 /** Rooms that only compute: no file system, no network. */
@@ -41,14 +43,14 @@ const PURE = ['plan', 'render', 'routing', 'contract'];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+    .filter((file) => /\.(ts|mjs)$/.test(file) && !file.endsWith('.test.ts'))
     .map((file) => path.join(folder, file));
 }
 
 function roomOf(file: string): string {
   const relative = path.relative(SRC, file);
   const [first] = relative.split(path.sep);
-  return first!.replace(/\.ts$/, '');
+  return first!.replace(/\.(ts|mjs)$/, '');
 }
 
 function importsOf(file: string): string[] {

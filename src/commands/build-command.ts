@@ -58,7 +58,8 @@ export function formatSummary(summary: BuildSummary): string {
     `  registrants  ${n(summary.registrants)}` +
       (summary.conflictedRegistrants > 0 ? ` (${n(summary.conflictedRegistrants)} with differing copies: latest dt_updated served)` : ''),
     `  pages        ${n(summary.pages)}`,
-    `  files        ${n(summary.files)}, ${(summary.bytes / 1e6).toFixed(1)} MB`,
+    `  files        ${n(summary.files)}, ${(summary.bytes / 1e6).toFixed(1)} MB: ${n(summary.written)} written, ` +
+      `${n(summary.linked)} unchanged (linked), ${n(summary.removed)} removed`,
     `  time         ${summary.seconds.toFixed(1)} s (${Object.entries(summary.stages)
       .map(([stage, seconds]) => `${stage} ${seconds.toFixed(1)}`)
       .join(', ')})`,

@@ -11,6 +11,8 @@ import type { StoredClient } from '../render/bodies.ts';
 export class RecordStore {
   private readonly insertClient: Database.Statement;
   private readonly insertRegistrant: Database.Statement;
+  private readonly insertPreviousFile: Database.Statement;
+  private readonly takePrevious: Database.Statement;
 
   private constructor(
     private readonly db: Database.Database,
@@ -28,6 +30,8 @@ export class RecordStore {
         conflicted = conflicted OR fields <> excluded.fields,
         fields = iif(excluded.updated >= updated, excluded.fields, fields),
         updated = max(excluded.updated, updated)`);
+    this.insertPreviousFile = db.prepare('INSERT OR REPLACE INTO previous_files (path, size, hash) VALUES (?, ?, ?)');
+    this.takePrevious = db.prepare('DELETE FROM previous_files WHERE path = ? RETURNING size, hash');
   }
 
   /** A new, empty store at `file` (an existing file there is replaced). */
@@ -44,6 +48,15 @@ export class RecordStore {
     return new RecordStore(db, file);
   }
 
+  /** The store a previous step created, e.g. opened again by the render thread. */
+  static open(file: string): RecordStore {
+    const db = new Database(file, { fileMustExist: true });
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    db.pragma('cache_size = -65536');
+    return new RecordStore(db, file);
+  }
+
   /** Runs `work` in one transaction: loading row by row outside one is a hundred times slower. */
   transaction<T>(work: () => T): T {
     return this.db.transaction(work)();
@@ -56,6 +69,21 @@ export class RecordStore {
 
   addRegistrant(id: number, updated: number, fields: string): void {
     this.insertRegistrant.run(id, updated, fields);
+  }
+
+  /** A file of the previous build, from its manifest: what an unchanged file will be compared with. */
+  addPreviousFile(path: string, size: number, hash: string): void {
+    this.insertPreviousFile.run(path, size, hash);
+  }
+
+  /** The previous build's size and hash of a path, taken off the list of files not seen yet. */
+  takePreviousFile(path: string): { size: number; hash: string } | undefined {
+    return this.takePrevious.get(path) as { size: number; hash: string } | undefined;
+  }
+
+  /** Files of the previous build not taken: those the new build no longer has. */
+  *remainingPreviousFiles(): Generator<string> {
+    yield* this.db.prepare('SELECT path FROM previous_files ORDER BY path').pluck().iterate() as IterableIterator<string>;
   }
 
   /** Builds the indexes of the orderings; faster once, after loading, than row by row. */
@@ -140,7 +168,12 @@ const SCHEMA = `
     updated INTEGER NOT NULL,      -- dt_updated in UTC microseconds
     fields TEXT NOT NULL,          -- JSON text of the keys after url
     conflicted INTEGER NOT NULL DEFAULT 0
-  );`;
+  );
+  CREATE TABLE previous_files (
+    path TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    hash TEXT NOT NULL
+  ) WITHOUT ROWID;`;
 
 /**
  * SQLite's BINARY collation compares UTF-8 bytes, which is Unicode code point order: what the

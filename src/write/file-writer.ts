@@ -1,19 +1,24 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit, { type LimitFunction } from 'p-limit';
 
 export interface WriteStats {
-  files: number;
-  bytes: number;
+  /** Files written with new bytes. */
+  written: number;
+  bytesWritten: number;
+  /** Files hard-linked from the previous build: same bytes, same inode, same modification time. */
+  linked: number;
+  bytesLinked: number;
 }
 
 /**
- * Writes files under one folder with bounded concurrency (p-limit). `write` waits while too many
- * writes are under way, so that a fast producer cannot pile the whole site up in memory. The first
- * failed write fails every later call and `finish`, naming the path.
+ * Puts files into one folder with bounded concurrency (p-limit): writes new bytes, or hard-links an
+ * unchanged file from the previous build. Calls wait while too many operations are under way, so a
+ * fast producer cannot pile the site up in memory. The first failure fails every later call and
+ * `finish`, naming the path.
  */
 export class FileWriter {
-  readonly stats: WriteStats = { files: 0, bytes: 0 };
+  readonly stats: WriteStats = { written: 0, bytesWritten: 0, linked: 0, bytesLinked: 0 };
   private readonly limit: LimitFunction;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly highWater: number;
@@ -31,31 +36,46 @@ export class FileWriter {
     for (const folder of folders) await mkdir(path.join(this.root, folder), { recursive: true });
   }
 
-  async write(relativePath: string, body: string): Promise<void> {
-    if (this.failure) throw this.failure;
-    const task = this.limit(() => this.writeOne(relativePath, body));
-    this.inFlight.add(task);
-    void task.finally(() => this.inFlight.delete(task));
-    if (this.inFlight.size >= this.highWater) await Promise.race(this.inFlight);
+  write(relativePath: string, data: Uint8Array): Promise<void> {
+    return this.schedule(relativePath, async (target) => {
+      await writeFile(target, data);
+      this.stats.written++;
+      this.stats.bytesWritten += data.length;
+    });
   }
 
-  /** Waits for every write under way; throws the first failure. */
+  /** Links `source` (a file of the previous build) at `relativePath`; copies it across file systems. */
+  link(relativePath: string, source: string, size: number): Promise<void> {
+    return this.schedule(relativePath, async (target) => {
+      await link(source, target).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EXDEV' || error.code === 'EPERM' || error.code === 'EMLINK') return copyFile(source, target);
+        throw error;
+      });
+      this.stats.linked++;
+      this.stats.bytesLinked += size;
+    });
+  }
+
+  /** Waits for every operation under way; throws the first failure. */
   async finish(): Promise<WriteStats> {
     await Promise.all(this.inFlight);
     if (this.failure) throw this.failure;
     return this.stats;
   }
 
-  private async writeOne(relativePath: string, body: string): Promise<void> {
-    if (this.failure) return;
+  private async schedule(relativePath: string, operation: (target: string) => Promise<void>): Promise<void> {
+    if (this.failure) throw this.failure;
     const target = path.join(this.root, relativePath);
-    const data = Buffer.from(body, 'utf8');
-    try {
-      await writeFile(target, data);
-      this.stats.files++;
-      this.stats.bytes += data.length;
-    } catch (error) {
-      this.failure ??= new Error(`cannot write ${target}: ${(error as Error).message}`, { cause: error });
-    }
+    const task = this.limit(async () => {
+      if (this.failure) return;
+      try {
+        await operation(target);
+      } catch (error) {
+        this.failure ??= new Error(`cannot write ${target}: ${(error as Error).message}`, { cause: error });
+      }
+    });
+    this.inFlight.add(task);
+    void task.finally(() => this.inFlight.delete(task));
+    if (this.inFlight.size >= this.highWater) await Promise.race(this.inFlight);
   }
 }

@@ -20,6 +20,8 @@ export interface OutputSlot {
   buildDir: string;
   /** Where the build's SQLite store lives while it runs. */
   storeFile: string;
+  /** The folder of the current output, if any: unchanged files are linked from it. */
+  previousDir: string | undefined;
   /** Makes the new folder the output and removes the previous one. */
   commit(): Promise<void>;
   /** Removes the new folder; the previous output stays as it was. */
@@ -43,6 +45,7 @@ export async function openOutputSlot(outPath: string): Promise<OutputSlot> {
     out,
     buildDir,
     storeFile: path.join(parent, `.${name}.store-${id}.sqlite`),
+    previousDir: previous.kind === 'link' ? previous.target : previous.kind === 'folder' ? out : undefined,
     async commit() {
       const link = path.join(parent, `.${name}.link-${id}`);
       await symlink(path.basename(buildDir), link, 'dir');

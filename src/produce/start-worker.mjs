@@ -1,0 +1,6 @@
+// Worker threads do not inherit the TypeScript loader of the thread that starts them (Node 20):
+// register tsx here, then load the real worker.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./produce-worker.ts');
