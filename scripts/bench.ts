@@ -1,0 +1,233 @@
+/**
+ * `npm run bench`: how fast the mirror builds and serves, against the floor of this machine.
+ * Generates N records (deterministic, into bench-data/, never committed), then for each run: a full
+ * build, the floor (the same tree written from one buffer), a rebuild with no change and a rebuild
+ * after a nightly-sized change; then preview throughput against serve-handler alone. Medians go to
+ * BENCHMARKS.md with the machine, the date and the command.
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { wholeNumber } from '../src/config.ts';
+import type { BuildSummary } from '../src/build.ts';
+import type { ChildStats } from './bench/child-stats.ts';
+import { writeNightlyChange } from './bench/nightly-change.ts';
+
+const REGISTRY_SIZE = 134_719;
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string' },
+    scale: { type: 'boolean' },
+    runs: { type: 'string' },
+    formats: { type: 'string' },
+    'skip-preview': { type: 'boolean' },
+    report: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  console.log(`Usage: npm run bench -- [--records N] [--scale] [--runs R] [--formats list] [--skip-preview] [--report file]
+
+  --records N      records to generate and build (default ${REGISTRY_SIZE}, the registry today)
+  --scale          ten times the registry (${REGISTRY_SIZE * 10}) with --formats api, one run
+  --runs R         runs of each measure; medians are reported (default 3, 1 with --scale)
+  --formats list   formats to build (default none,api,json; api with --scale)
+  --skip-preview   leave out the preview throughput measure
+  --report file    where to add the results (default BENCHMARKS.md)`);
+  process.exit(0);
+}
+
+const records = values.scale ? REGISTRY_SIZE * 10 : wholeNumber('--records', values.records ?? String(REGISTRY_SIZE), 1);
+const runs = wholeNumber('--runs', values.runs ?? (values.scale ? '1' : '3'), 1);
+const formats = values.formats ?? (values.scale ? 'api' : 'none,api,json');
+const root = path.resolve('bench-data');
+const baseInput = path.join(root, `input-${records}`);
+const nightlyInput = path.join(root, `input-${records}-nightly`);
+const out = path.join(root, 'out');
+const tsx = ['--import', 'tsx'];
+
+const log = (text: string) => console.error(`[bench] ${text}`);
+
+function runChild(script: string, args: string[]): ChildStats {
+  execFileSync('sync');
+  const result = spawnSync(process.execPath, [...tsx, script, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (result.status !== 0) throw new Error(`${script} failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as ChildStats;
+}
+
+function prepareInputs(): void {
+  const baseFile = path.join(baseInput, 'clients.ndjson');
+  if (!existsSync(baseFile)) {
+    log(`generating ${records.toLocaleString('en-US')} records`);
+    mkdirSync(baseInput, { recursive: true });
+    execFileSync(process.execPath, [...tsx, 'scripts/generate-sample.ts', '--records', String(records), '--seed', '1', '--out', baseFile], {
+      stdio: 'inherit',
+    });
+  }
+  rmSync(nightlyInput, { recursive: true, force: true });
+  mkdirSync(nightlyInput, { recursive: true });
+  linkSync(baseFile, path.join(nightlyInput, 'clients.ndjson'));
+}
+
+interface RunFigures {
+  build: ChildStats;
+  floor: ChildStats;
+  unchanged: ChildStats;
+  nightly: ChildStats;
+}
+
+async function measureRun(run: number): Promise<RunFigures> {
+  for (const entry of readdirSync(root)) {
+    if (entry === 'out' || entry.startsWith('.out.')) rmSync(path.join(root, entry), { recursive: true, force: true });
+  }
+  log(`run ${run}: full build`);
+  const build = runChild('scripts/bench/build-child.ts', [baseInput, out, formats]);
+  log(`run ${run}: floor`);
+  const floor = runChild('scripts/bench/floor-child.ts', [out, path.join(root, 'floor'), String(Math.max(8, os.availableParallelism() * 4))]);
+  log(`run ${run}: rebuild, no change`);
+  const unchanged = runChild('scripts/bench/build-child.ts', [baseInput, out, formats]);
+  log(`run ${run}: rebuild, nightly change`);
+  await writeNightlyChange(path.join(baseInput, 'clients.ndjson'), path.join(nightlyInput, 'nightly.ndjson'));
+  const nightly = runChild('scripts/bench/build-child.ts', [nightlyInput, out, formats]);
+  return { build, floor, unchanged, nightly };
+}
+
+interface Throughput {
+  requestsPerSecond: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function throughput(command: string[], paths: string[], port: number): Promise<Throughput> {
+  const server = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    server.stdout.on('data', (chunk: Buffer) => (/ready|Previewing/.test(chunk.toString()) ? resolve() : undefined));
+    server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  try {
+    const options = { url: `http://127.0.0.1:${port}`, connections: 50, requests: paths.map((p) => ({ method: 'GET' as const, path: p })) };
+    await autocannon({ ...options, duration: 3 }); // warm up: page cache, JIT
+    const result = await autocannon({ ...options, duration: 10 });
+    return { requestsPerSecond: result.requests.average, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+  } finally {
+    server.kill();
+  }
+}
+
+async function measurePreview(summary: BuildSummary): Promise<{ preview: Throughput[]; alone: Throughput[] }> {
+  const map = JSON.parse(readFileSync(path.join(out, 'rewrite-map.json'), 'utf8')) as {
+    list: { page: { last: number }; format: Record<string, string>; ordering: Record<string, string> };
+  };
+  const formatValues = Object.keys(map.list.format);
+  const orderingValues = Object.keys(map.list.ordering);
+  let seed = 42;
+  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  const picks = Array.from({ length: 2000 }, () => ({
+    format: formatValues[random(formatValues.length)]!,
+    ordering: orderingValues[random(orderingValues.length)]!,
+    page: 1 + random(summary.pages / (formatValues.length * orderingValues.length)),
+  }));
+  const apiPaths = picks.map(({ format, ordering, page }) => {
+    const query = new URLSearchParams();
+    if (format) query.set('format', format);
+    if (ordering) query.set('ordering', ordering);
+    query.set('page', String(page));
+    return `/api/v1/clients/?${query}`;
+  });
+  const filePaths = picks.map(({ format, ordering, page }) => `/pages/${map.list.format[format]}/${map.list.ordering[ordering]}/${page}.json`);
+  const preview: Throughput[] = [];
+  const alone: Throughput[] = [];
+  for (let run = 1; run <= runs; run++) {
+    log(`preview throughput, run ${run}`);
+    // Alternate which goes first: on this kind of machine the second of two runs is often faster.
+    const measurePreviewOnce = async () => preview.push(await throughput([...tsx, 'src/cli.ts', 'preview', '--dir', out, '--port', '3901'], apiPaths, 3901));
+    const measureAloneOnce = async () => alone.push(await throughput([...tsx, 'scripts/bench/serve-handler-only.ts', out, '3902'], filePaths, 3902));
+    if (run % 2 === 1) {
+      await measurePreviewOnce();
+      await measureAloneOnce();
+    } else {
+      await measureAloneOnce();
+      await measurePreviewOnce();
+    }
+  }
+  return { preview, alone };
+}
+
+const median = (numbers: number[]) => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+function machine(): string {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const fs = spawnSync('findmnt', ['-no', 'FSTYPE,OPTIONS', '-T', root], { encoding: 'utf8' }).stdout.trim() || 'unknown';
+  return `${cpu}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}, file system ${fs}`;
+}
+
+function report(figures: RunFigures[], previewFigures: Awaited<ReturnType<typeof measurePreview>> | undefined): string {
+  const m = (pick: (run: RunFigures) => number) => median(figures.map(pick));
+  const summaryOf = (stats: ChildStats) => stats.result as BuildSummary;
+  const build = m((r) => r.build.wallSeconds);
+  const floor = m((r) => r.floor.wallSeconds);
+  const built = summaryOf(figures[0]!.build);
+  const mb = built.bytes / 1e6;
+  const rows = [
+    ['full build, wall', `${build.toFixed(1)} s`],
+    ['full build, CPU (all threads)', `${m((r) => r.build.cpuSeconds).toFixed(1)} s`],
+    ['full build, peak RSS', `${m((r) => r.build.peakRssMb).toFixed(0)} MB`],
+    ['files, bytes', `${built.files.toLocaleString('en-US')}, ${mb.toFixed(0)} MB`],
+    ['records/s, MB/s', `${(records / build).toFixed(0)}, ${(mb / build).toFixed(1)}`],
+    ['floor (same tree from one buffer), wall', `${floor.toFixed(1)} s`],
+    ['build / floor (median of the runs\' ratios)', `${m((r) => r.build.wallSeconds / r.floor.wallSeconds).toFixed(2)}`],
+    ['rebuild, no change: wall, peak RSS', `${m((r) => r.unchanged.wallSeconds).toFixed(1)} s, ${m((r) => r.unchanged.peakRssMb).toFixed(0)} MB`],
+    ['rebuild, no change: files written', `${m((r) => summaryOf(r.unchanged).written)} (${m((r) => summaryOf(r.unchanged).linked).toLocaleString('en-US')} linked)`],
+    ['rebuild, nightly change: wall', `${m((r) => r.nightly.wallSeconds).toFixed(1)} s`],
+    [
+      'rebuild, nightly change: files written, removed',
+      `${m((r) => summaryOf(r.nightly).written).toLocaleString('en-US')}, ${m((r) => summaryOf(r.nightly).removed)}`,
+    ],
+  ];
+  if (previewFigures) {
+    const preview = median(previewFigures.preview.map((t) => t.requestsPerSecond));
+    const alone = median(previewFigures.alone.map((t) => t.requestsPerSecond));
+    const failures = [...previewFigures.preview, ...previewFigures.alone].reduce((sum, t) => sum + t.errors + t.non2xx, 0);
+    rows.push(
+      ['preview, random list pages, 50 connections', `${preview.toFixed(0)} requests/s`],
+      ['serve-handler alone, same files', `${alone.toFixed(0)} requests/s`],
+      ['preview / serve-handler alone', `${(preview / alone).toFixed(2)} (errors and non-2xx: ${failures})`],
+    );
+  }
+  const each = figures
+    .map((r, i) => `run ${i + 1}: build ${r.build.wallSeconds.toFixed(1)} s, floor ${r.floor.wallSeconds.toFixed(1)} s, ` +
+      `no change ${r.unchanged.wallSeconds.toFixed(1)} s, nightly ${r.nightly.wallSeconds.toFixed(1)} s`)
+    .join('; ');
+  return [
+    `## ${records.toLocaleString('en-US')} records, formats ${formats}`,
+    '',
+    `- date: ${new Date().toISOString().slice(0, 10)}`,
+    `- machine: ${machine()}`,
+    `- command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\`${process.argv.length > 2 ? '' : '(defaults)'}`,
+    `- medians of ${figures.length} run(s); ${each}`,
+    '',
+    '| measure | value |',
+    '| --- | --- |',
+    ...rows.map(([name, value]) => `| ${name} | ${value} |`),
+    '',
+  ].join('\n');
+}
+
+prepareInputs();
+const figures: RunFigures[] = [];
+for (let run = 1; run <= runs; run++) figures.push(await measureRun(run));
+const previewFigures = values['skip-preview'] ? undefined : await measurePreview(figures[0]!.build.result as BuildSummary);
+const section = report(figures, previewFigures);
+console.log(section);
+const reportFile = values.report ?? 'BENCHMARKS.md';
+const previous = existsSync(reportFile) ? readFileSync(reportFile, 'utf8') : '# Benchmarks\n\nWritten by `npm run bench` (see scripts/bench.ts); newest first.\n\n';
+const [head, ...rest] = previous.split(/\n(?=## )/);
+writeFileSync(reportFile, [head!.trimEnd(), '', section, ...rest].join('\n'));
+log(`added to ${reportFile}`);
