@@ -24,6 +24,7 @@ const { values } = parseArgs({
     runs: { type: 'string' },
     formats: { type: 'string' },
     'skip-preview': { type: 'boolean' },
+    phases: { type: 'string' },
     report: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -36,6 +37,7 @@ if (values.help) {
   --runs R         runs of each measure; medians are reported (default 3, 1 with --scale)
   --formats list   formats to build (default none,api,json; api with --scale)
   --skip-preview   leave out the preview throughput measure
+  --phases list    which build measures to run, from build,floor,unchanged,nightly (default: all)
   --report file    where to add the results (default BENCHMARKS.md)`);
   process.exit(0);
 }
@@ -48,6 +50,7 @@ const baseInput = path.join(root, `input-${records}`);
 const nightlyInput = path.join(root, `input-${records}-nightly`);
 const out = path.join(root, 'out');
 const tsx = ['--import', 'tsx'];
+const phases = new Set((values.phases ?? 'build,floor,unchanged,nightly').split(','));
 
 const log = (text: string) => console.error(`[bench] ${text}`);
 
@@ -74,9 +77,9 @@ function prepareInputs(): void {
 
 interface RunFigures {
   build: ChildStats;
-  floor: ChildStats;
-  unchanged: ChildStats;
-  nightly: ChildStats;
+  floor?: ChildStats;
+  unchanged?: ChildStats;
+  nightly?: ChildStats;
 }
 
 async function measureRun(run: number): Promise<RunFigures> {
@@ -85,14 +88,22 @@ async function measureRun(run: number): Promise<RunFigures> {
   }
   log(`run ${run}: full build`);
   const build = runChild('scripts/bench/build-child.ts', [baseInput, out, formats]);
-  log(`run ${run}: floor`);
-  const floor = runChild('scripts/bench/floor-child.ts', [out, path.join(root, 'floor'), String(Math.max(8, os.availableParallelism() * 4))]);
-  log(`run ${run}: rebuild, no change`);
-  const unchanged = runChild('scripts/bench/build-child.ts', [baseInput, out, formats]);
-  log(`run ${run}: rebuild, nightly change`);
-  await writeNightlyChange(path.join(baseInput, 'clients.ndjson'), path.join(nightlyInput, 'nightly.ndjson'));
-  const nightly = runChild('scripts/bench/build-child.ts', [nightlyInput, out, formats]);
-  return { build, floor, unchanged, nightly };
+  log(`run ${run}: full build ${build.wallSeconds.toFixed(1)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB`);
+  const figures: RunFigures = { build };
+  if (phases.has('floor')) {
+    figures.floor = runChild('scripts/bench/floor-child.ts', [out, path.join(root, 'floor'), String(Math.max(8, os.availableParallelism() * 4))]);
+    log(`run ${run}: floor ${figures.floor.wallSeconds.toFixed(1)} s`);
+  }
+  if (phases.has('unchanged')) {
+    figures.unchanged = runChild('scripts/bench/build-child.ts', [baseInput, out, formats]);
+    log(`run ${run}: rebuild, no change ${figures.unchanged.wallSeconds.toFixed(1)} s`);
+  }
+  if (phases.has('nightly')) {
+    await writeNightlyChange(path.join(baseInput, 'clients.ndjson'), path.join(nightlyInput, 'nightly.ndjson'));
+    figures.nightly = runChild('scripts/bench/build-child.ts', [nightlyInput, out, formats]);
+    log(`run ${run}: rebuild, nightly change ${figures.nightly.wallSeconds.toFixed(1)} s`);
+  }
+  return figures;
 }
 
 interface Throughput {
@@ -170,9 +181,8 @@ function machine(): string {
 
 function report(figures: RunFigures[], previewFigures: Awaited<ReturnType<typeof measurePreview>> | undefined): string {
   const m = (pick: (run: RunFigures) => number) => median(figures.map(pick));
-  const summaryOf = (stats: ChildStats) => stats.result as BuildSummary;
+  const summaryOf = (stats: ChildStats | undefined) => stats!.result as BuildSummary;
   const build = m((r) => r.build.wallSeconds);
-  const floor = m((r) => r.floor.wallSeconds);
   const built = summaryOf(figures[0]!.build);
   const mb = built.bytes / 1e6;
   const rows = [
@@ -181,16 +191,25 @@ function report(figures: RunFigures[], previewFigures: Awaited<ReturnType<typeof
     ['full build, peak RSS', `${m((r) => r.build.peakRssMb).toFixed(0)} MB`],
     ['files, bytes', `${built.files.toLocaleString('en-US')}, ${mb.toFixed(0)} MB`],
     ['records/s, MB/s', `${(records / build).toFixed(0)}, ${(mb / build).toFixed(1)}`],
-    ['floor (same tree from one buffer), wall', `${floor.toFixed(1)} s`],
-    ['build / floor (median of the runs\' ratios)', `${m((r) => r.build.wallSeconds / r.floor.wallSeconds).toFixed(2)}`],
-    ['rebuild, no change: wall, peak RSS', `${m((r) => r.unchanged.wallSeconds).toFixed(1)} s, ${m((r) => r.unchanged.peakRssMb).toFixed(0)} MB`],
-    ['rebuild, no change: files written', `${m((r) => summaryOf(r.unchanged).written)} (${m((r) => summaryOf(r.unchanged).linked).toLocaleString('en-US')} linked)`],
-    ['rebuild, nightly change: wall', `${m((r) => r.nightly.wallSeconds).toFixed(1)} s`],
-    [
-      'rebuild, nightly change: files written, removed',
-      `${m((r) => summaryOf(r.nightly).written).toLocaleString('en-US')}, ${m((r) => summaryOf(r.nightly).removed)}`,
-    ],
   ];
+  if (phases.has('floor')) {
+    rows.push(
+      ['floor (same tree from one buffer), wall', `${m((r) => r.floor!.wallSeconds).toFixed(1)} s`],
+      ["build / floor (median of the runs' ratios)", `${m((r) => r.build.wallSeconds / r.floor!.wallSeconds).toFixed(2)}`],
+    );
+  }
+  if (phases.has('unchanged')) {
+    rows.push(
+      ['rebuild, no change: wall, peak RSS', `${m((r) => r.unchanged!.wallSeconds).toFixed(1)} s, ${m((r) => r.unchanged!.peakRssMb).toFixed(0)} MB`],
+      ['rebuild, no change: files written', `${m((r) => summaryOf(r.unchanged).written)} (${m((r) => summaryOf(r.unchanged).linked).toLocaleString('en-US')} linked)`],
+    );
+  }
+  if (phases.has('nightly')) {
+    rows.push(
+      ['rebuild, nightly change: wall, peak RSS', `${m((r) => r.nightly!.wallSeconds).toFixed(1)} s, ${m((r) => r.nightly!.peakRssMb).toFixed(0)} MB`],
+      ['rebuild, nightly change: files written, removed', `${m((r) => summaryOf(r.nightly).written).toLocaleString('en-US')}, ${m((r) => summaryOf(r.nightly).removed)}`],
+    );
+  }
   if (previewFigures) {
     const preview = median(previewFigures.preview.map((t) => t.requestsPerSecond));
     const alone = median(previewFigures.alone.map((t) => t.requestsPerSecond));
@@ -201,16 +220,16 @@ function report(figures: RunFigures[], previewFigures: Awaited<ReturnType<typeof
       ['preview / serve-handler alone', `${(preview / alone).toFixed(2)} (errors and non-2xx: ${failures})`],
     );
   }
+  const seconds = (stats: ChildStats | undefined) => (stats ? `${stats.wallSeconds.toFixed(1)} s` : 'not run');
   const each = figures
-    .map((r, i) => `run ${i + 1}: build ${r.build.wallSeconds.toFixed(1)} s, floor ${r.floor.wallSeconds.toFixed(1)} s, ` +
-      `no change ${r.unchanged.wallSeconds.toFixed(1)} s, nightly ${r.nightly.wallSeconds.toFixed(1)} s`)
+    .map((r, i) => `run ${i + 1}: build ${seconds(r.build)}, floor ${seconds(r.floor)}, no change ${seconds(r.unchanged)}, nightly ${seconds(r.nightly)}`)
     .join('; ');
   return [
     `## ${records.toLocaleString('en-US')} records, formats ${formats}`,
     '',
     `- date: ${new Date().toISOString().slice(0, 10)}`,
     `- machine: ${machine()}`,
-    `- command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\`${process.argv.length > 2 ? '' : '(defaults)'}`,
+    `- command: \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\``,
     `- medians of ${figures.length} run(s); ${each}`,
     '',
     '| measure | value |',

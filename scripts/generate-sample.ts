@@ -7,7 +7,8 @@
  * Exit codes: 0 done, 1 the write failed, 2 bad usage.
  */
 import { once } from 'node:events';
-import { open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { fakeClients } from './lib/fake-clients.ts';
@@ -88,6 +89,7 @@ function* ndjson(records: Iterable<unknown>, onRecord: (done: number) => void): 
 /** Writes through a temporary file and renames it, so `file` is either the old one or complete. */
 async function writeAtomically(file: string, chunks: Iterable<string>): Promise<number> {
   const temporary = `${file}.tmp-${process.pid}`;
+  await mkdir(path.dirname(file), { recursive: true });
   // Opening first makes a bad path fail here, before any record is generated.
   const out = (await open(temporary, 'w')).createWriteStream();
   try {

@@ -12,7 +12,11 @@ import type { FileBatch, RemovedBatch, WorkerMessage } from './file-batch.ts';
 export async function* produceSite(storeFile: string, map: RewriteMap, formats: Format[]): AsyncGenerator<FileBatch | RemovedBatch> {
   const pending = new SharedArrayBuffer(4);
   const counter = new Int32Array(pending);
-  const worker = new Worker(new URL('./start-worker.mjs', import.meta.url), { workerData: { storeFile, map, formats, pending } });
+  const worker = new Worker(new URL('./start-worker.mjs', import.meta.url), {
+    workerData: { storeFile, map, formats, pending },
+    // The thread keeps little alive (one page, one batch); without a cap V8 lets garbage grow its heap.
+    resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
+  });
   const inbox: WorkerMessage[] = [];
   let wake: (() => void) | undefined;
   let exitError: Error | undefined;

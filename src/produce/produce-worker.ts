@@ -9,7 +9,7 @@ import { MAX_PENDING_BATCHES, type FileBatch, type ProduceSettings, type WorkerM
  * the previous build had the same bytes. It runs beside the writing thread so that both cores work:
  * this one on JSON and hashes, the main one on file system calls.
  */
-const BATCH_BYTES = 4 << 20;
+const BATCH_BYTES = 1 << 20;
 const BATCH_FILES = 1000;
 
 const settings = workerData as ProduceSettings;
