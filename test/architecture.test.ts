@@ -23,7 +23,7 @@ const ALLOWED: Record<string, string[]> = {
   routing: ['plan', 'render'],
   produce: ['render', 'store', 'plan'],
   write: ['plan', 'produce'],
-  preview: ['routing', 'plan'],
+  preview: ['routing', 'plan', 'render'],
   report: [],
   contract: [],
   errors: [],

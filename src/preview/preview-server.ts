@@ -5,6 +5,7 @@ import path from 'node:path';
 import serveHandler from 'serve-handler';
 import { MAP_FILE, MAP_FORMAT, type RewriteMap } from '../plan/rewrite-map.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
+import { answerMalformedRequests } from './malformed-requests.ts';
 import { UsageError } from '../errors.ts';
 
 export interface PreviewOptions {
@@ -34,6 +35,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
       console.error(`preview: ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
     });
   });
+  answerMalformedRequests(server, maps.current);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
