@@ -11,6 +11,12 @@ import { RecordStore } from './store/record-store.ts';
 import { readManifest } from './write/manifest.ts';
 import { openOutputSlot } from './write/output-slot.ts';
 import { writeSite } from './write/write-site.ts';
+import type { WriterIO } from './write/file-writer.ts';
+
+/** What a build touches of the world, for tests to replace: the file system calls of the writer. */
+export interface BuildWorld {
+  io?: WriterIO;
+}
 
 export interface BuildSummary {
   out: string;
@@ -37,7 +43,7 @@ export interface BuildSummary {
  * site (the rewrite map) -> render every file -> write them into a new folder -> switch the output
  * to it. Until the switch, the previous output is untouched; on any failure it stays as it was.
  */
-export async function build(options: BuildOptions, reporter: Progress = silentProgress): Promise<BuildSummary> {
+export async function build(options: BuildOptions, reporter: Progress = silentProgress, world: BuildWorld = {}): Promise<BuildSummary> {
   const started = performance.now();
   const { progress, stages } = timedStages(reporter);
   const inputFiles = await findInputFiles(options.inputs);
@@ -72,6 +78,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       folders: siteFolders(options.formats),
       previousDir: slot.previousDir,
       concurrency: options.concurrency,
+      io: world.io,
       onProgress: (files) => progress.update(`${files.toLocaleString('en-US')} files`),
     });
     store.destroy();

@@ -1,6 +1,16 @@
-import { copyFile, link, mkdir, writeFile } from 'node:fs/promises';
+import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import pLimit, { type LimitFunction } from 'p-limit';
+
+/** The file system calls the writer makes: passed in, so that tests can make them fail. */
+export interface WriterIO {
+  writeFile(file: string, data: Uint8Array): Promise<void>;
+  link(existing: string, file: string): Promise<void>;
+  copyFile(source: string, file: string): Promise<void>;
+  mkdir(folder: string, options: { recursive: true }): Promise<unknown>;
+}
+
+export const nodeIO: WriterIO = fs;
 
 export interface WriteStats {
   /** Files written with new bytes. */
@@ -27,18 +37,19 @@ export class FileWriter {
   constructor(
     readonly root: string,
     concurrency: number,
+    private readonly io: WriterIO = nodeIO,
   ) {
     this.limit = pLimit(concurrency);
     this.highWater = concurrency * 4;
   }
 
   async createFolders(folders: readonly string[]): Promise<void> {
-    for (const folder of folders) await mkdir(path.join(this.root, folder), { recursive: true });
+    for (const folder of folders) await this.io.mkdir(path.join(this.root, folder), { recursive: true });
   }
 
   write(relativePath: string, data: Uint8Array): Promise<void> {
     return this.schedule(relativePath, async (target) => {
-      await writeFile(target, data);
+      await this.io.writeFile(target, data);
       this.stats.written++;
       this.stats.bytesWritten += data.length;
     });
@@ -47,8 +58,8 @@ export class FileWriter {
   /** Links `source` (a file of the previous build) at `relativePath`; copies it across file systems. */
   link(relativePath: string, source: string, size: number): Promise<void> {
     return this.schedule(relativePath, async (target) => {
-      await link(source, target).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'EXDEV' || error.code === 'EPERM' || error.code === 'EMLINK') return copyFile(source, target);
+      await this.io.link(source, target).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EXDEV' || error.code === 'EPERM' || error.code === 'EMLINK') return this.io.copyFile(source, target);
         throw error;
       });
       this.stats.linked++;

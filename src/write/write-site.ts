@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FileBatch, RemovedBatch } from '../produce/file-batch.ts';
 import { BUILD_FOLDER, CHANGED_FILE, LineFile, REMOVED_FILE, manifestLine } from './manifest.ts';
-import { FileWriter, type WriteStats } from './file-writer.ts';
+import { FileWriter, type WriteStats, type WriterIO } from './file-writer.ts';
 
 export interface SiteWriteStats extends WriteStats {
   files: number;
@@ -16,6 +16,7 @@ export interface SiteWriteOptions {
   previousDir: string | undefined;
   concurrency: number;
   onProgress?: (files: number) => void;
+  io?: WriterIO;
 }
 
 /**
@@ -24,7 +25,7 @@ export interface SiteWriteOptions {
  * `aws s3 sync` skip them), and the manifest and change lists are recorded for the deploy step.
  */
 export async function writeSite(batches: AsyncIterable<FileBatch | RemovedBatch>, options: SiteWriteOptions): Promise<SiteWriteStats> {
-  const writer = new FileWriter(options.root, options.concurrency);
+  const writer = new FileWriter(options.root, options.concurrency, options.io);
   await writer.createFolders([...options.folders, BUILD_FOLDER]);
   const manifest = LineFile.manifest(options.root);
   const changed = new LineFile(path.join(options.root, CHANGED_FILE));

@@ -1,0 +1,77 @@
+import { readdirSync, writeFileSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../src/build.ts';
+import { resolveBuildOptions } from '../src/config.ts';
+import type { WriterIO } from '../src/write/file-writer.ts';
+import { snapshot } from './support/folder-snapshot.ts';
+import { clientRecord, ndjson } from './support/records.ts';
+import { tempFolder } from './support/temp-folder.ts';
+
+/** A file system error as Node raises it, with its code and the path. */
+function failure(code: string, call: string, file: string): NodeJS.ErrnoException {
+  const messages: Record<string, string> = { ENOSPC: 'no space left on device', EACCES: 'permission denied', EEXIST: 'file already exists' };
+  return Object.assign(new Error(`${code}: ${messages[code]}, ${call} '${file}'`), { code, path: file });
+}
+
+/** The real calls, except that `call` fails with `code` from its `after`-th use on. */
+function failingIO(call: keyof WriterIO, code: string, after = 0): WriterIO {
+  let calls = 0;
+  const io: WriterIO = { writeFile: fs.writeFile, link: fs.link, copyFile: fs.copyFile, mkdir: fs.mkdir };
+  const real = io[call] as (...args: unknown[]) => Promise<unknown>;
+  (io as unknown as Record<string, unknown>)[call] = async (...args: unknown[]) => {
+    if (++calls > after) throw failure(code, call, String(args[call === 'link' || call === 'copyFile' ? 1 : 0]));
+    return real(...args);
+  };
+  return io;
+}
+
+describe('failing writes', () => {
+  const temp = tempFolder();
+  const out = path.join(temp.path, 'site', 'out');
+  const input = path.join(temp.path, 'in.ndjson');
+  const options = () => resolveBuildOptions({ input: [input], out, baseUrl: 'https://m.example.org' });
+  let before: ReturnType<typeof snapshot>;
+
+  beforeAll(async () => {
+    writeFileSync(input, ndjson(Array.from({ length: 80 }, (_, i) => clientRecord(i + 1))));
+    await build(options());
+    before = snapshot(out);
+    writeFileSync(input, ndjson(Array.from({ length: 81 }, (_, i) => clientRecord(i + 1)))); // a change to write
+  });
+  afterAll(() => temp.remove());
+
+  function expectPreviousIntact() {
+    expect(snapshot(out)).toEqual(before);
+    expect(readdirSync(path.dirname(out)).sort()).toEqual(['out', before.link].sort());
+  }
+
+  it.each([
+    ['a full disk', 'writeFile', 'ENOSPC', 25],
+    ['permission denied on a write', 'writeFile', 'EACCES', 0],
+    ['permission denied on a link', 'link', 'EACCES', 10],
+    ['a file in the way of a folder', 'mkdir', 'EEXIST', 2],
+  ] as const)('%s: a clear error naming the path, and the previous output intact', async (_name, call, code, after) => {
+    const result = build(options(), undefined, { io: failingIO(call, code, after) });
+    await expect(result).rejects.toThrow(new RegExp(`${code}.*'${path.dirname(out).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\.out\\.build-`));
+    expectPreviousIntact();
+  });
+
+  it('a file where the output folder should be is named', async () => {
+    const blocked = path.join(temp.path, 'blocked');
+    writeFileSync(blocked, 'a file, not a folder');
+    await expect(build(resolveBuildOptions({ input: [input], out: path.join(blocked, 'out'), baseUrl: 'https://m.example.org' }))).rejects.toThrow(
+      /ENOTDIR|EEXIST.*blocked/,
+    );
+    await expect(build(resolveBuildOptions({ input: [input], out: blocked, baseUrl: 'https://m.example.org' }))).rejects.toThrow(
+      /blocked is a file/,
+    );
+  });
+
+  it('the next build after the failures succeeds', async () => {
+    const summary = await build(options());
+    expect(summary.clients).toBe(81);
+    expect(readdirSync(path.dirname(out)).length).toBe(2);
+  });
+});
