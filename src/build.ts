@@ -1,5 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import type { BuildOptions } from './config.ts';
+import type { InputProblem } from './errors.ts';
+import type { LoadStats } from './ingest/load-records.ts';
+import type { StoreCounts } from './store/record-store.ts';
+import type { SiteWriteStats } from './write/write-site.ts';
 import { ORDERINGS } from './contract.ts';
 import { findInputFiles } from './ingest/find-input-files.ts';
 import { loadRecords } from './ingest/load-records.ts';
@@ -22,6 +26,10 @@ export interface BuildSummary {
   out: string;
   inputFiles: number;
   recordsRead: number;
+  /** Invalid records left out (with --skip-invalid), and the problems listed for them. */
+  skipped: number;
+  skippedProblems: InputProblem[];
+  skippedProblemsTruncated: boolean;
   clients: number;
   replacedClients: number;
   registrants: number;
@@ -53,6 +61,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     progress.stage('read');
     const loaded = await loadRecords(inputFiles, store, {
       problemLimit: options.problemLimit,
+      skipInvalid: options.skipInvalid,
       onProgress: (records, file) => progress.update(`${records.toLocaleString('en-US')} records, ${file}`),
     });
     progress.stage('index');
@@ -82,6 +91,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       onProgress: (files) => progress.update(`${files.toLocaleString('en-US')} files`),
     });
     store.destroy();
+    checkRecordsInAreRecordsOut(loaded, counts, written, options.formats.length);
 
     progress.stage('switch');
     await slot.commit();
@@ -90,6 +100,9 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       out: slot.out,
       inputFiles: inputFiles.length,
       recordsRead: loaded.recordsRead,
+      skipped: loaded.skipped,
+      skippedProblems: loaded.problems,
+      skippedProblemsTruncated: loaded.problemsTruncated,
       ...counts,
       pages: map.list.page.last * ORDERINGS.length * options.formats.length,
       files: written.files,
@@ -145,4 +158,24 @@ async function loadPreviousManifest(store: RecordStore, previousDir: string): Pr
     if (batch.length >= 5000) flush();
   }
   flush();
+}
+
+/**
+ * Every record read is accounted for: served as a client, replaced by a later copy of its id, or
+ * skipped as invalid; and every client and registrant has its record file in every format. A
+ * mismatch is a bug of this program, and the build fails rather than publish it.
+ */
+function checkRecordsInAreRecordsOut(loaded: LoadStats, counts: StoreCounts, written: SiteWriteStats, formats: number): void {
+  const accounted = counts.clients + counts.replacedClients + loaded.skipped;
+  const problems: string[] = [];
+  if (loaded.recordsRead !== accounted) {
+    problems.push(`${loaded.recordsRead} records read, but ${counts.clients} clients + ${counts.replacedClients} replaced + ${loaded.skipped} skipped`);
+  }
+  if ((written.byFolder.clients ?? 0) !== counts.clients * formats) {
+    problems.push(`${written.byFolder.clients ?? 0} client files for ${counts.clients} clients in ${formats} format(s)`);
+  }
+  if ((written.byFolder.registrants ?? 0) !== counts.registrants * formats) {
+    problems.push(`${written.byFolder.registrants ?? 0} registrant files for ${counts.registrants} registrants in ${formats} format(s)`);
+  }
+  if (problems.length > 0) throw new Error(`records in are not records out: ${problems.join('; ')}`);
 }

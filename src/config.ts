@@ -10,6 +10,7 @@ export interface BuildConfig {
   formats?: string;
   concurrency?: string | number;
   problemLimit?: string | number;
+  skipInvalid?: boolean;
 }
 
 /** A build's settings, checked and resolved once. */
@@ -20,6 +21,7 @@ export interface BuildOptions {
   formats: Format[];
   concurrency: number;
   problemLimit: number;
+  skipInvalid: boolean;
 }
 
 export const DEFAULT_FORMATS = 'none,api,json';
@@ -34,6 +36,7 @@ export function resolveBuildOptions(config: BuildConfig): BuildOptions {
     formats: parseFormats(config.formats ?? DEFAULT_FORMATS),
     concurrency: wholeNumber('--concurrency', config.concurrency ?? Math.max(8, availableParallelism() * 4), 1),
     problemLimit: wholeNumber('--problem-limit', config.problemLimit ?? 50, 1),
+    skipInvalid: config.skipInvalid ?? false,
   };
 }
 

@@ -123,9 +123,20 @@ describe('npm run build', () => {
     expect(readdirSync(path.dirname(out)).sort()).toEqual(['out', after.link].sort());
   });
 
+  it('--skip-invalid builds the valid records and lists what it skipped; records in are records out', () => {
+    const input = path.join(temp.path, 'skip.ndjson');
+    writeFileSync(input, `${ndjson([clientRecord(1), { id: 'x' }, clientRecord(2), clientRecord(1, { name: 'AGAIN' })])}{not json\n`);
+    const other = path.join(temp.path, 'skip-out');
+    const result = runCli(['build', '--input', input, '--out', other, '--base-url', 'http://x.test', '--skip-invalid']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('5 read from 1 file(s) = 2 clients + 1 replaced by a later copy of their id + 2 skipped as invalid');
+    expect(result.stdout).toMatch(/skip\.ndjson:2: field "id"/);
+    expect(result.stdout).toMatch(/skip\.ndjson:5: malformed JSON/);
+  });
+
   it('--help describes every option', () => {
     const help = runCli(['build', '--help']);
     expect(help.status).toBe(0);
-    for (const option of ['--input', '--out', '--base-url', '--formats']) expect(help.stdout).toContain(option);
+    for (const option of ['--input', '--out', '--base-url', '--formats', '--skip-invalid']) expect(help.stdout).toContain(option);
   });
 });

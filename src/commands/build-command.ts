@@ -1,5 +1,6 @@
 import { build, type BuildSummary } from '../build.ts';
 import { DEFAULT_FORMATS, resolveBuildOptions } from '../config.ts';
+import { describeProblem } from '../errors.ts';
 import { terminalProgress } from '../report/progress.ts';
 import { parseOptions, type Command } from './command.ts';
 
@@ -20,6 +21,7 @@ Options:
   --formats <list>      formats to build, from none,api,json (default: ${DEFAULT_FORMATS})
   --concurrency <n>     file writes at once (default: 4 per core, at least 8)
   --problem-limit <n>   bad records listed before giving up on listing (default: 50)
+  --skip-invalid        build anyway, leaving out invalid records (listed in the summary)
   -h, --help            this help`,
 
   async run(argv) {
@@ -30,6 +32,7 @@ Options:
       formats: { type: 'string' },
       concurrency: { type: 'string' },
       'problem-limit': { type: 'string' },
+      'skip-invalid': { type: 'boolean' },
     });
     if (values.help) {
       console.log(this.usage);
@@ -42,6 +45,7 @@ Options:
       formats: values.formats,
       concurrency: values.concurrency,
       problemLimit: values['problem-limit'],
+      skipInvalid: values['skip-invalid'],
     });
     const summary = await build(options, terminalProgress());
     console.log(formatSummary(summary));
@@ -53,8 +57,8 @@ export function formatSummary(summary: BuildSummary): string {
   const n = (value: number) => value.toLocaleString('en-US');
   const lines = [
     `Built ${summary.out}`,
-    `  records      ${n(summary.recordsRead)} read from ${n(summary.inputFiles)} file(s), ${n(summary.clients)} clients` +
-      (summary.replacedClients > 0 ? ` (${n(summary.replacedClients)} replaced by a later copy of the same id)` : ''),
+    `  records      ${n(summary.recordsRead)} read from ${n(summary.inputFiles)} file(s) = ${n(summary.clients)} clients` +
+      ` + ${n(summary.replacedClients)} replaced by a later copy of their id + ${n(summary.skipped)} skipped as invalid`,
     `  registrants  ${n(summary.registrants)}` +
       (summary.conflictedRegistrants > 0 ? ` (${n(summary.conflictedRegistrants)} with differing copies: latest dt_updated served)` : ''),
     `  pages        ${n(summary.pages)}`,
@@ -64,5 +68,9 @@ export function formatSummary(summary: BuildSummary): string {
       .map(([stage, seconds]) => `${stage} ${seconds.toFixed(1)}`)
       .join(', ')})`,
   ];
+  if (summary.skipped > 0) {
+    lines.push(`Skipped ${n(summary.skipped)} invalid record(s):`, ...summary.skippedProblems.map((problem) => `  ${describeProblem(problem)}`));
+    if (summary.skippedProblemsTruncated) lines.push('  (more not listed; see --problem-limit)');
+  }
   return lines.join('\n');
 }

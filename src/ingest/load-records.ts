@@ -6,8 +6,10 @@ import { readRecordFile } from './read-record-file.ts';
 import { validateClient, type ValidClient } from './validate-record.ts';
 
 export interface LoadOptions {
-  /** Stop listing problems after this many; the build fails either way. */
+  /** Stop listing problems after this many; the build fails either way, unless `skipInvalid`. */
   problemLimit: number;
+  /** Load the valid records and skip the others (counted and listed) instead of failing. */
+  skipInvalid?: boolean;
   /** Called now and then with the records read so far. */
   onProgress?: (recordsRead: number, file: string) => void;
   cwd?: string;
@@ -15,7 +17,12 @@ export interface LoadOptions {
 
 export interface LoadStats {
   files: number;
+  /** Every record found: valid, invalid, or a line that is not JSON. */
   recordsRead: number;
+  /** Records skipped as invalid (with `skipInvalid`), and the problems listed for them. */
+  skipped: number;
+  problems: InputProblem[];
+  problemsTruncated: boolean;
 }
 
 const BATCH = 2000;
@@ -30,6 +37,7 @@ export async function loadRecords(files: readonly string[], store: RecordStore, 
   const problems: InputProblem[] = [];
   let truncated = false;
   let recordsRead = 0;
+  let skipped = 0;
   let batch: ValidClient[] = [];
   const flush = () => {
     store.transaction(() => batch.forEach((client) => storeClient(store, client)));
@@ -43,22 +51,27 @@ export async function loadRecords(files: readonly string[], store: RecordStore, 
   for (const file of files) {
     const name = path.relative(cwd, file) || file;
     for await (const item of readRecordFile(file, name)) {
+      recordsRead++;
       if (item.kind === 'problem') {
         report(item.problem);
+        skipped++;
         continue;
       }
-      recordsRead++;
       const result = validateClient(item.value, item);
-      if (!result.ok) result.problems.forEach(report);
-      else if (problems.length === 0) batch.push(result.client); // once input is bad, only look for more problems
+      if (!result.ok) {
+        result.problems.forEach(report);
+        skipped++;
+      } else if (problems.length === 0 || options.skipInvalid) {
+        batch.push(result.client); // once input is bad (and not skipped), only look for more problems
+      }
       if (batch.length >= BATCH) flush();
       if (recordsRead % 10_000 === 0) options.onProgress?.(recordsRead, name);
     }
   }
-  if (problems.length > 0) throw new InputError(problems, truncated);
+  if (problems.length > 0 && !options.skipInvalid) throw new InputError(problems, truncated);
   flush();
   options.onProgress?.(recordsRead, '');
-  return { files: files.length, recordsRead };
+  return { files: files.length, recordsRead, skipped, problems, problemsTruncated: truncated };
 }
 
 function storeClient(store: RecordStore, client: ValidClient): void {

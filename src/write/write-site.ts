@@ -7,6 +7,8 @@ export interface SiteWriteStats extends WriteStats {
   files: number;
   bytes: number;
   removed: number;
+  /** Files per top folder (`pages`, `clients`, ...): for the build's check that records in are records out. */
+  byFolder: Record<string, number>;
 }
 
 export interface SiteWriteOptions {
@@ -33,6 +35,7 @@ export async function writeSite(batches: AsyncIterable<FileBatch | RemovedBatch>
   let files = 0;
   let bytes = 0;
   let removedCount = 0;
+  const byFolder: Record<string, number> = {};
 
   for await (const batch of batches) {
     if (batch.kind === 'removed') {
@@ -52,6 +55,8 @@ export async function writeSite(batches: AsyncIterable<FileBatch | RemovedBatch>
       }
       await manifest.add(manifestLine({ path: filePath, size, hash: batch.hashes[i]! }));
       bytes += size;
+      const folder = filePath.slice(0, filePath.indexOf('/'));
+      byFolder[folder] = (byFolder[folder] ?? 0) + 1;
     }
     files += batch.paths.length;
     options.onProgress?.(files);
@@ -59,5 +64,5 @@ export async function writeSite(batches: AsyncIterable<FileBatch | RemovedBatch>
 
   const stats = await writer.finish();
   await Promise.all([manifest.close(), changed.close(), removed.close()]);
-  return { ...stats, files, bytes, removed: removedCount };
+  return { ...stats, files, bytes, removed: removedCount, byFolder };
 }
