@@ -1,3 +1,6 @@
+import type { Format } from '../contract.ts';
+import type { RewriteMap } from '../plan/rewrite-map.ts';
+
 /**
  * What the render thread sends the writing thread: a batch of files, each with its size, MD5 and
  * whether the previous build already has the same bytes (then it is linked, not written). The bytes
@@ -30,8 +33,8 @@ export type WorkerMessage = FileBatch | RemovedBatch | ProduceFailure | { kind: 
 
 export interface ProduceSettings {
   storeFile: string;
-  map: import('../plan/rewrite-map.ts').RewriteMap;
-  formats: import('../contract.ts').Format[];
+  map: RewriteMap;
+  formats: Format[];
   /** Shared counter of batches sent and not yet taken: the render thread waits when it is full. */
   pending: SharedArrayBuffer;
 }
