@@ -5,6 +5,7 @@ import type { LoadStats } from './ingest/load-records.ts';
 import type { StoreCounts } from './store/record-store.ts';
 import type { SiteWriteStats } from './write/write-site.ts';
 import { ORDERINGS } from './contract.ts';
+import { checkSite } from './check/check-site.ts';
 import { findInputFiles } from './ingest/find-input-files.ts';
 import { loadRecords } from './ingest/load-records.ts';
 import { createRewriteMap } from './plan/rewrite-map.ts';
@@ -92,6 +93,16 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     });
     store.destroy();
     checkRecordsInAreRecordsOut(loaded, counts, written, options.formats.length);
+    if (options.check) {
+      progress.stage('check');
+      const checked = await checkSite(slot.buildDir, {
+        indexFile: `${slot.storeFile}.check`,
+        onProgress: (files) => progress.update(`${files.toLocaleString('en-US')} files`),
+      });
+      if (checked.problems.length > 0) {
+        throw new Error(`the new build fails its check, so it was not published:\n  ${checked.problems.join('\n  ')}`);
+      }
+    }
 
     progress.stage('switch');
     await slot.commit();

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import { buildCommand } from './commands/build-command.ts';
+import { checkCommand } from './commands/check-command.ts';
 import type { Command } from './commands/command.ts';
 import { previewCommand } from './commands/preview-command.ts';
 import { InputError, UsageError } from './errors.ts';
 
-const commands: Command[] = [buildCommand, previewCommand];
+const commands: Command[] = [buildCommand, previewCommand, checkCommand];
 
 const usage = `Usage: tsx src/cli.ts <command> [options]   (or: npm run <command> -- [options])
 

@@ -11,6 +11,7 @@ export interface BuildConfig {
   concurrency?: string | number;
   problemLimit?: string | number;
   skipInvalid?: boolean;
+  skipCheck?: boolean;
 }
 
 /** A build's settings, checked and resolved once. */
@@ -22,6 +23,8 @@ export interface BuildOptions {
   concurrency: number;
   problemLimit: number;
   skipInvalid: boolean;
+  /** Verify the new folder (links, reachability, counts, manifest) before switching to it. */
+  check: boolean;
 }
 
 export const DEFAULT_FORMATS = 'none,api,json';
@@ -37,6 +40,7 @@ export function resolveBuildOptions(config: BuildConfig): BuildOptions {
     concurrency: wholeNumber('--concurrency', config.concurrency ?? Math.max(8, availableParallelism() * 4), 1),
     problemLimit: wholeNumber('--problem-limit', config.problemLimit ?? 50, 1),
     skipInvalid: config.skipInvalid ?? false,
+    check: !(config.skipCheck ?? false),
   };
 }
 

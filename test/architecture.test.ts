@@ -13,8 +13,9 @@ const SRC = path.join(REPO_ROOT, 'src');
 /** Room -> the rooms it may import (its own files always). `contract` and `errors` are open to all. */
 const ALLOWED: Record<string, string[]> = {
   cli: ['commands'],
-  commands: ['build', 'config', 'preview', 'report'],
-  build: ['config', 'ingest', 'store', 'plan', 'render', 'produce', 'write', 'report'],
+  commands: ['build', 'config', 'preview', 'report', 'check'],
+  build: ['config', 'ingest', 'store', 'plan', 'render', 'produce', 'write', 'report', 'check'],
+  check: ['built-folder', 'plan', 'routing', 'store', 'write'],
   config: [],
   ingest: ['render', 'store'],
   store: ['render'],
@@ -23,7 +24,8 @@ const ALLOWED: Record<string, string[]> = {
   routing: ['plan', 'render'],
   produce: ['render', 'store', 'plan'],
   write: ['plan', 'produce'],
-  preview: ['routing', 'plan', 'render'],
+  preview: ['routing', 'plan', 'render', 'built-folder'],
+  'built-folder': ['plan'],
   report: [],
   contract: [],
   errors: [],

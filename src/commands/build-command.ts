@@ -22,6 +22,7 @@ Options:
   --concurrency <n>     file writes at once (default: 4 per core, at least 8)
   --problem-limit <n>   bad records listed before giving up on listing (default: 50)
   --skip-invalid        build anyway, leaving out invalid records (listed in the summary)
+  --skip-check          do not verify the new folder (npm run check) before switching to it
   -h, --help            this help`,
 
   async run(argv) {
@@ -33,6 +34,7 @@ Options:
       concurrency: { type: 'string' },
       'problem-limit': { type: 'string' },
       'skip-invalid': { type: 'boolean' },
+      'skip-check': { type: 'boolean' },
     });
     if (values.help) {
       console.log(this.usage);
@@ -46,6 +48,7 @@ Options:
       concurrency: values.concurrency,
       problemLimit: values['problem-limit'],
       skipInvalid: values['skip-invalid'],
+      skipCheck: values['skip-check'],
     });
     const summary = await build(options, terminalProgress());
     console.log(formatSummary(summary));

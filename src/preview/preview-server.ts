@@ -1,12 +1,12 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import serveHandler from 'serve-handler';
-import { MAP_FILE, MAP_FORMAT, type RewriteMap } from '../plan/rewrite-map.ts';
+import { loadMap } from '../built-folder.ts';
+import { MAP_FILE, type RewriteMap } from '../plan/rewrite-map.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { answerMalformedRequests } from './malformed-requests.ts';
-import { UsageError } from '../errors.ts';
 
 export interface PreviewOptions {
   /** The built folder (the output path of a build). */
@@ -139,19 +139,4 @@ async function watchMap(dir: string): Promise<{ current(): RewriteMap; stop(): v
 async function mapStamp(file: string): Promise<string> {
   const info = await stat(file);
   return `${info.ino}:${info.mtimeMs}`;
-}
-
-export async function loadMap(dir: string): Promise<RewriteMap> {
-  const file = path.join(dir, MAP_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new UsageError(`${dir} holds no ${MAP_FILE}: build it first (npm run build -- --out ${dir} ...)`);
-  }
-  const map = JSON.parse(text) as RewriteMap;
-  if (map.format !== MAP_FORMAT) {
-    throw new UsageError(`${file} is in format "${map.format}", this preview reads "${MAP_FORMAT}": rebuild the folder`);
-  }
-  return map;
 }

@@ -1,5 +1,5 @@
-import { rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openScratchDatabase, removeStoreFile } from './scratch-database.ts';
 import type { Ordering } from '../contract.ts';
 import type { StoredClient } from '../render/bodies.ts';
 
@@ -36,25 +36,16 @@ export class RecordStore {
 
   /** A new, empty store at `file` (an existing file there is replaced). */
   static create(file: string): RecordStore {
-    removeStoreFile(file);
-    const db = new Database(file);
-    // The store is rebuilt by every build and thrown away after it: durability buys nothing here.
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
+    const db = openScratchDatabase(file, { create: true, cacheMb: 64 });
     db.pragma('locking_mode = EXCLUSIVE');
-    db.pragma('cache_size = -65536'); // 64 MiB, whatever the number of records
-    db.pragma('temp_store = FILE');
     db.exec(SCHEMA);
     return new RecordStore(db, file);
   }
 
   /** The store a previous step created, e.g. opened again by the render thread. */
   static open(file: string): RecordStore {
-    const db = new Database(file, { fileMustExist: true });
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
     // Reads go in index order and the registrants are few: a small cache does, and keeps memory flat.
-    db.pragma('cache_size = -16384');
+    const db = openScratchDatabase(file, { create: false, cacheMb: 16 });
     return new RecordStore(db, file);
   }
 
@@ -151,9 +142,6 @@ export interface StoreCounts {
   conflictedRegistrants: number;
 }
 
-export function removeStoreFile(file: string): void {
-  for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(file + suffix, { force: true });
-}
 
 const SCHEMA = `
   CREATE TABLE clients (

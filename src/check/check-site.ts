@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import { opendirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadMap } from '../built-folder.ts';
+import { MAP_FILE, errorAnswers, type RewriteMap } from '../plan/rewrite-map.ts';
+import { resolveRequest } from '../routing/resolve-request.ts';
+import { PathIndex } from '../store/path-index.ts';
+import { BUILD_FOLDER, readManifest } from '../write/manifest.ts';
+
+export interface CheckResult {
+  files: number;
+  links: number;
+  problems: string[];
+  /** More problems were found than listed. */
+  truncated: boolean;
+}
+
+export interface CheckOptions {
+  problemLimit?: number;
+  /** Where the check keeps its index of paths (a SQLite file, deleted at the end). */
+  indexFile: string;
+  onProgress?: (files: number) => void;
+}
+
+interface Page {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: { id: number; url: string; registrant: { id: number; url: string } }[];
+}
+
+/**
+ * Verifies a built folder as a client would find it:
+ * - the manifest matches the files, byte for byte (size and MD5), and lists every one of them;
+ * - every `url`, `next` and `previous` in every file resolves through the rewrite map to a file
+ *   that exists, and `next`/`previous` to the neighbouring page;
+ * - every file is reached by some link (or is an entry point: a first page, an error body, the map);
+ * - the counts agree: `count` on every page, pages per ordering, record files per format.
+ */
+export async function checkSite(dir: string, options: CheckOptions): Promise<CheckResult> {
+  const map = await loadMap(dir);
+  const limit = options.problemLimit ?? 50;
+  const problems: string[] = [];
+  let found = 0;
+  const problem = (text: string) => {
+    found++;
+    if (problems.length < limit) problems.push(text);
+  };
+  const index = PathIndex.create(options.indexFile);
+  let files = 0;
+  let links = 0;
+  try {
+    await indexManifest(dir, index);
+
+    /** A link of a body: the file it resolves to, which must exist; it is then reached (unless it links to itself). */
+    const follow = (from: string, field: string, link: unknown, reaches = true): string | undefined => {
+      links++;
+      if (typeof link !== 'string') return void problem(`${from}: ${field} is missing`);
+      if (!link.startsWith(`${map.baseUrl}/`)) return void problem(`${from}: ${field} ${link} is not under the base URL ${map.baseUrl}`);
+      const answer = resolveRequest(map, 'GET', link.slice(map.baseUrl.length));
+      if (answer.kind !== 'file') return void problem(`${from}: ${field} ${link} answers ${answer.status}, not a file`);
+      const exists = reaches ? index.markLinked(answer.file) : index.get(answer.file) !== undefined;
+      if (!exists) return void problem(`${from}: ${field} ${link} names ${answer.file}, which does not exist`);
+      return answer.file;
+    };
+
+    for (const entry of entryPoints(map)) if (!index.markLinked(entry)) problem(`${entry} is missing`);
+
+    for (const file of walk(dir)) {
+      files++;
+      if (files % 10_000 === 0) options.onProgress?.(files);
+      const bytes = readFileSync(path.join(dir, file));
+      const listed = index.see(file);
+      if (listed === undefined) problem(`${file} is not in the manifest`);
+      else if (listed.size !== bytes.length || listed.hash !== createHash('md5').update(bytes).digest('hex')) {
+        problem(`${file} differs from the manifest (size ${bytes.length}, listed ${listed.size})`);
+      }
+      if (file.startsWith('pages/')) checkPage(file, bytes, map, follow, problem);
+      else if (file.startsWith('clients/') || file.startsWith('registrants/')) checkRecord(file, bytes, follow, problem);
+    }
+    for (const missing of index.unseen()) problem(`${missing} is in the manifest but missing from the folder`);
+    for (const unreached of index.unlinked()) problem(`${unreached} is reached by no link`);
+    checkCounts(map, index, problem);
+  } finally {
+    index.destroy();
+  }
+  return { files, links, problems, truncated: found > problems.length };
+}
+
+async function indexManifest(dir: string, index: PathIndex): Promise<void> {
+  let batch: { path: string; size: number; hash: string }[] = [];
+  for await (const entry of readManifest(dir)) {
+    batch.push(entry);
+    if (batch.length === 5000) {
+      index.addAll(batch);
+      batch = [];
+    }
+  }
+  index.addAll(batch);
+}
+
+/** Files reached without a link: the map, the error bodies, and the first page of every list. */
+function entryPoints(map: RewriteMap): string[] {
+  const entries = [MAP_FILE, ...new Set(errorAnswers(map).map((answer) => answer.file))];
+  for (const format of Object.values(map.list.format)) {
+    for (const ordering of Object.values(map.list.ordering)) entries.push(`pages/${format}/${ordering}/1.json`);
+  }
+  return entries;
+}
+
+/** Every file of the folder but the build records, one folder at a time. */
+function* walk(dir: string, relative = ''): Generator<string> {
+  const folder = opendirSync(path.join(dir, relative));
+  try {
+    for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) {
+      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (child !== BUILD_FOLDER) yield* walk(dir, child);
+      } else {
+        yield child;
+      }
+    }
+  } finally {
+    folder.closeSync();
+  }
+}
+
+type Follow = (from: string, field: string, link: unknown, reaches?: boolean) => string | undefined;
+
+function checkPage(file: string, bytes: Buffer, map: RewriteMap, follow: Follow, problem: (text: string) => void): void {
+  const page = parse<Page>(file, bytes, problem);
+  if (page === undefined) return;
+  if (!Array.isArray(page.results)) return problem(`${file}: no results`);
+  const number = Number(path.basename(file, '.json'));
+  const last = map.list.page.last;
+  const expected = number < last ? map.list.pageSize.served : map.list.count - map.list.pageSize.served * (last - 1);
+  if (page.count !== map.list.count) problem(`${file}: count ${page.count}, the map says ${map.list.count}`);
+  if (page.results.length !== expected) problem(`${file}: ${page.results.length} results, expected ${expected}`);
+  const neighbour = (field: 'next' | 'previous', to: number) => {
+    const link = page[field];
+    const exists = to >= 1 && to <= last;
+    if (!exists && link !== null) problem(`${file}: ${field} is ${link}, expected null`);
+    if (exists && link === null) problem(`${file}: ${field} is null, expected page ${to}`);
+    if (exists && link !== null) {
+      const target = follow(file, field, link);
+      if (target !== undefined && target !== path.join(path.dirname(file), `${to}.json`)) problem(`${file}: ${field} leads to ${target}`);
+    }
+  };
+  neighbour('next', number + 1);
+  neighbour('previous', number - 1);
+  for (const client of page.results) {
+    follow(file, `url of client ${client?.id}`, client?.url);
+    follow(file, `url of registrant ${client?.registrant?.id}`, client?.registrant?.url);
+  }
+}
+
+function checkRecord(file: string, bytes: Buffer, follow: Follow, problem: (text: string) => void): void {
+  const record = parse<{ id: number; url: string; registrant?: { url: string } }>(file, bytes, problem);
+  if (record === undefined) return;
+  const self = follow(file, 'url', record?.url, false);
+  if (self !== undefined && self !== file) problem(`${file}: url leads to ${self}`);
+  if (file.startsWith('clients/')) follow(file, 'url of its registrant', record?.registrant?.url);
+}
+
+function checkCounts(map: RewriteMap, index: PathIndex, problem: (text: string) => void): void {
+  for (const format of Object.values(map.list.format)) {
+    for (const ordering of Object.values(map.list.ordering)) {
+      const pages = index.countUnder(`pages/${format}/${ordering}/`);
+      if (pages !== map.list.page.last) problem(`pages/${format}/${ordering}: ${pages} pages, the map says ${map.list.page.last}`);
+    }
+    for (const record of map.records) {
+      const folder = record.file.slice(0, record.file.indexOf('/'));
+      const count = index.countUnder(`${folder}/${format}/`);
+      if (count !== record.count) problem(`${folder}/${format}: ${count} files, the map says ${record.count}`);
+    }
+  }
+}
+
+function parse<T>(file: string, bytes: Buffer, problem: (text: string) => void): T | undefined {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as T;
+  } catch (error) {
+    problem(`${file}: not JSON (${(error as Error).message})`);
+    return undefined;
+  }
+}

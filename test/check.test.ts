@@ -1,0 +1,89 @@
+import { readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { build } from '../src/build.ts';
+import { checkSite } from '../src/check/check-site.ts';
+import { resolveBuildOptions } from '../src/config.ts';
+import { runCli } from './support/cli.ts';
+import { snapshot } from './support/folder-snapshot.ts';
+import { clientRecord, ndjson } from './support/records.ts';
+import { tempFolder } from './support/temp-folder.ts';
+
+let temp: ReturnType<typeof tempFolder>;
+let out: string;
+let input: string;
+beforeEach(async () => {
+  temp = tempFolder();
+  out = path.join(temp.path, 'out');
+  input = path.join(temp.path, 'in.ndjson');
+  writeFileSync(input, ndjson(Array.from({ length: 60 }, (_, i) => clientRecord(i + 1, {}, { id: 900 + (i % 4) }))));
+  await build(resolveBuildOptions({ input: [input], out, baseUrl: 'https://m.example.org', skipCheck: true }));
+});
+afterEach(() => temp.remove());
+
+const check = () => checkSite(out, { indexFile: path.join(temp.path, 'check.sqlite') });
+const edit = (file: string, change: (text: string) => string) => writeFileSync(path.join(out, file), change(readFileSync(path.join(out, file), 'utf8')));
+
+describe('npm run check', () => {
+  it('finds no problem in a fresh build, having followed every link', async () => {
+    const result = await check();
+    expect(result.problems).toEqual([]);
+    expect(result.files).toBeGreaterThan(12 * 3 + 60 * 3);
+    // 12 lists x 3 pages: two links a client, next/previous; 180 client files and 12 registrant files.
+    expect(result.links).toBeGreaterThan(60 * 12 * 2);
+  });
+
+  it('finds a file whose bytes differ from the manifest', async () => {
+    edit('clients/api/7.json', (text) => text.replace('CLIENT 7', 'CLIENT 8'));
+    expect((await check()).problems).toContainEqual(expect.stringMatching(/^clients\/api\/7\.json differs from the manifest/));
+  });
+
+  it('finds a file the manifest lists but the folder lost', async () => {
+    rmSync(path.join(out, 'registrants/json/901.json'));
+    const { problems } = await check();
+    expect(problems).toContain('registrants/json/901.json is in the manifest but missing from the folder');
+  });
+
+  it('finds a file the manifest does not list', async () => {
+    writeFileSync(path.join(out, 'clients/none/999.json'), '{"id":999,"url":"https://m.example.org/api/v1/clients/999/"}');
+    const { problems } = await check();
+    expect(problems).toContain('clients/none/999.json is not in the manifest');
+  });
+
+  it('finds a listed file that no link reaches, and the count it breaks', async () => {
+    const body = '{"id":999,"url":"https://m.example.org/api/v1/clients/999/"}';
+    writeFileSync(path.join(out, 'clients/none/999.json'), body);
+    const md5 = (await import('node:crypto')).createHash('md5').update(body).digest('hex');
+    edit('_build/manifest.tsv', (text) => `${text}clients/none/999.json\t${body.length}\t${md5}\n`);
+    const { problems } = await check();
+    expect(problems).toContain('clients/none/999.json is reached by no link');
+    expect(problems).toContain('clients/none: 61 files, the map says 60');
+  });
+
+  it('finds a next link that skips a page', async () => {
+    edit('pages/json/-name/1.json', (text) => text.replace('page=2', 'page=3'));
+    const { problems } = await check();
+    expect(problems).toContainEqual(expect.stringMatching(/pages\/json\/-name\/1\.json: next leads to pages\/json\/-name\/3\.json/));
+  });
+
+  it('exits 1 and lists the problems on the command line', async () => {
+    edit('pages/none/none/2.json', (text) => text.replace('"count":60', '"count":61'));
+    const result = runCli(['check', '--dir', out]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/pages\/none\/none\/2\.json: count 61, the map says 60/);
+    expect(runCli(['check', '--help']).stdout).toContain('--dir');
+  });
+
+  it('a build whose new folder fails its check is not published', async () => {
+    const before = snapshot(out);
+    writeFileSync(input, ndjson(Array.from({ length: 61 }, (_, i) => clientRecord(i + 1))));
+    // A writer that corrupts one file: the bytes on disk no longer match the manifest.
+    const io = { ...fs, writeFile: (file: string, data: Uint8Array) => fs.writeFile(file, file.endsWith('/61.json') ? Buffer.from('{}') : data) };
+    await expect(build(resolveBuildOptions({ input: [input], out, baseUrl: 'https://m.example.org' }), undefined, { io })).rejects.toThrow(
+      /fails its check, so it was not published:[\s\S]*61\.json differs from the manifest/,
+    );
+    expect(snapshot(out)).toEqual(before);
+    expect(readlinkSync(out)).toBe(before.link);
+  });
+});
