@@ -5,6 +5,7 @@ import { loadMap } from '../built-folder.ts';
 import { MAP_FILE, errorAnswers, type RewriteMap } from '../plan/rewrite-map.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { PathIndex } from '../store/path-index.ts';
+import { LinkTracker } from './link-tracker.ts';
 import { BUILD_FOLDER, readManifest } from '../write/manifest.ts';
 
 export interface CheckResult {
@@ -47,10 +48,11 @@ export async function checkSite(dir: string, options: CheckOptions): Promise<Che
     if (problems.length < limit) problems.push(text);
   };
   const index = PathIndex.create(options.indexFile);
+  const tracker = new LinkTracker();
   let files = 0;
   let links = 0;
   try {
-    await indexManifest(dir, index);
+    await indexManifest(dir, index, tracker);
 
     /** A link of a body: the file it resolves to, which must exist; it is then reached (unless it links to itself). */
     const follow = (from: string, field: string, link: unknown, reaches = true): string | undefined => {
@@ -59,38 +61,41 @@ export async function checkSite(dir: string, options: CheckOptions): Promise<Che
       if (!link.startsWith(`${map.baseUrl}/`)) return void problem(`${from}: ${field} ${link} is not under the base URL ${map.baseUrl}`);
       const answer = resolveRequest(map, 'GET', link.slice(map.baseUrl.length));
       if (answer.kind !== 'file') return void problem(`${from}: ${field} ${link} answers ${answer.status}, not a file`);
-      const exists = reaches ? index.markLinked(answer.file) : index.get(answer.file) !== undefined;
+      const exists = reaches ? tracker.link(answer.file) : tracker.has(answer.file);
       if (!exists) return void problem(`${from}: ${field} ${link} names ${answer.file}, which does not exist`);
       return answer.file;
     };
 
-    for (const entry of entryPoints(map)) if (!index.markLinked(entry)) problem(`${entry} is missing`);
+    for (const entry of entryPoints(map)) if (!tracker.link(entry)) problem(`${entry} is missing`);
 
-    for (const file of walk(dir)) {
-      files++;
-      if (files % 10_000 === 0) options.onProgress?.(files);
-      const bytes = readFileSync(path.join(dir, file));
-      const listed = index.see(file);
-      if (listed === undefined) problem(`${file} is not in the manifest`);
-      else if (listed.size !== bytes.length || listed.hash !== createHash('md5').update(bytes).digest('hex')) {
-        problem(`${file} differs from the manifest (size ${bytes.length}, listed ${listed.size})`);
+    index.transaction(() => {
+      for (const file of walk(dir)) {
+        files++;
+        if (files % 10_000 === 0) options.onProgress?.(files);
+        const bytes = readFileSync(path.join(dir, file));
+        const listed = index.see(file);
+        if (listed === undefined) problem(`${file} is not in the manifest`);
+        else if (listed.size !== bytes.length || listed.hash !== createHash('md5').update(bytes).digest('hex')) {
+          problem(`${file} differs from the manifest (size ${bytes.length}, listed ${listed.size})`);
+        }
+        if (file.startsWith('pages/')) checkPage(file, bytes, map, follow, problem);
+        else if (file.startsWith('clients/') || file.startsWith('registrants/')) checkRecord(file, bytes, follow, problem);
       }
-      if (file.startsWith('pages/')) checkPage(file, bytes, map, follow, problem);
-      else if (file.startsWith('clients/') || file.startsWith('registrants/')) checkRecord(file, bytes, follow, problem);
-    }
+    });
     for (const missing of index.unseen()) problem(`${missing} is in the manifest but missing from the folder`);
-    for (const unreached of index.unlinked()) problem(`${unreached} is reached by no link`);
-    checkCounts(map, index, problem);
+    for (const unreached of tracker.unreached()) problem(`${unreached} is reached by no link`);
+    checkCounts(map, tracker, problem);
   } finally {
     index.destroy();
   }
   return { files, links, problems, truncated: found > problems.length };
 }
 
-async function indexManifest(dir: string, index: PathIndex): Promise<void> {
+async function indexManifest(dir: string, index: PathIndex, tracker: LinkTracker): Promise<void> {
   let batch: { path: string; size: number; hash: string }[] = [];
   for await (const entry of readManifest(dir)) {
     batch.push(entry);
+    tracker.list(entry.path);
     if (batch.length === 5000) {
       index.addAll(batch);
       batch = [];
@@ -162,7 +167,7 @@ function checkRecord(file: string, bytes: Buffer, follow: Follow, problem: (text
   if (file.startsWith('clients/')) follow(file, 'url of its registrant', record?.registrant?.url);
 }
 
-function checkCounts(map: RewriteMap, index: PathIndex, problem: (text: string) => void): void {
+function checkCounts(map: RewriteMap, index: LinkTracker, problem: (text: string) => void): void {
   for (const format of Object.values(map.list.format)) {
     for (const ordering of Object.values(map.list.ordering)) {
       const pages = index.countUnder(`pages/${format}/${ordering}/`);
