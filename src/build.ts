@@ -1,9 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { BuildOptions } from './config.ts';
 import type { InputProblem } from './errors.ts';
-import type { LoadStats } from './ingest/load-records.ts';
-import type { StoreCounts } from './store/record-store.ts';
-import type { SiteWriteStats } from './write/write-site.ts';
 import { ORDERINGS } from './contract.ts';
 import { checkSite } from './check/check-site.ts';
 import { findInputFiles } from './ingest/find-input-files.ts';
@@ -12,6 +9,8 @@ import { createRewriteMap } from './plan/rewrite-map.ts';
 import { produceSite } from './produce/produce-site.ts';
 import { siteFolders } from './render/site-files.ts';
 import { silentProgress, type Progress } from './report/progress.ts';
+import { timedStages } from './report/timed-stages.ts';
+import { checkRecordsInAreRecordsOut } from './check/records-balance.ts';
 import { RecordStore } from './store/record-store.ts';
 import { readManifest } from './write/manifest.ts';
 import { openOutputSlot } from './write/output-slot.ts';
@@ -132,31 +131,6 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
   }
 }
 
-/** Wraps progress to time each stage, for the summary. */
-function timedStages(reporter: Progress): { progress: Progress; stages(): Record<string, number> } {
-  const seconds: Record<string, number> = {};
-  let current: { name: string; start: number } | undefined;
-  const close = () => {
-    if (current) seconds[current.name] = (performance.now() - current.start) / 1000;
-    current = undefined;
-  };
-  return {
-    progress: {
-      stage(name) {
-        close();
-        current = { name, start: performance.now() };
-        reporter.stage(name);
-      },
-      update: (text) => reporter.update(text),
-      end() {
-        close();
-        reporter.end();
-      },
-    },
-    stages: () => ({ ...seconds }),
-  };
-}
-
 /** The previous build's manifest, into the store, where the render thread compares each file with it. */
 async function loadPreviousManifest(store: RecordStore, previousDir: string): Promise<void> {
   let batch: { path: string; size: number; hash: string }[] = [];
@@ -169,24 +143,4 @@ async function loadPreviousManifest(store: RecordStore, previousDir: string): Pr
     if (batch.length >= 5000) flush();
   }
   flush();
-}
-
-/**
- * Every record read is accounted for: served as a client, replaced by a later copy of its id, or
- * skipped as invalid; and every client and registrant has its record file in every format. A
- * mismatch is a bug of this program, and the build fails rather than publish it.
- */
-function checkRecordsInAreRecordsOut(loaded: LoadStats, counts: StoreCounts, written: SiteWriteStats, formats: number): void {
-  const accounted = counts.clients + counts.replacedClients + loaded.skipped;
-  const problems: string[] = [];
-  if (loaded.recordsRead !== accounted) {
-    problems.push(`${loaded.recordsRead} records read, but ${counts.clients} clients + ${counts.replacedClients} replaced + ${loaded.skipped} skipped`);
-  }
-  if ((written.byFolder.clients ?? 0) !== counts.clients * formats) {
-    problems.push(`${written.byFolder.clients ?? 0} client files for ${counts.clients} clients in ${formats} format(s)`);
-  }
-  if ((written.byFolder.registrants ?? 0) !== counts.registrants * formats) {
-    problems.push(`${written.byFolder.registrants ?? 0} registrant files for ${counts.registrants} registrants in ${formats} format(s)`);
-  }
-  if (problems.length > 0) throw new Error(`records in are not records out: ${problems.join('; ')}`);
 }

@@ -15,7 +15,7 @@ const ALLOWED: Record<string, string[]> = {
   cli: ['commands'],
   commands: ['build', 'config', 'preview', 'report', 'check'],
   build: ['config', 'ingest', 'store', 'plan', 'render', 'produce', 'write', 'report', 'check'],
-  check: ['built-folder', 'plan', 'routing', 'store', 'write'],
+  check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest'],
   config: [],
   ingest: ['render', 'store'],
   store: ['render'],
