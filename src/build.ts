@@ -12,7 +12,7 @@ import { silentProgress, type Progress } from './report/progress.ts';
 import { timedStages } from './report/timed-stages.ts';
 import { checkRecordsInAreRecordsOut } from './check/records-balance.ts';
 import { RecordStore } from './store/record-store.ts';
-import { readManifest } from './write/manifest.ts';
+import { readManifestBatches } from './write/manifest.ts';
 import { openOutputSlot } from './write/output-slot.ts';
 import { writeSite } from './write/write-site.ts';
 import type { WriterIO } from './write/file-writer.ts';
@@ -133,14 +133,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
 
 /** The previous build's manifest, into the store, where the render thread compares each file with it. */
 async function loadPreviousManifest(store: RecordStore, previousDir: string): Promise<void> {
-  let batch: { path: string; size: number; hash: string }[] = [];
-  const flush = () => {
+  for await (const batch of readManifestBatches(previousDir)) {
     store.transaction(() => batch.forEach((entry) => store.addPreviousFile(entry.path, entry.size, entry.hash)));
-    batch = [];
-  };
-  for await (const entry of readManifest(previousDir)) {
-    batch.push(entry);
-    if (batch.length >= 5000) flush();
   }
-  flush();
 }

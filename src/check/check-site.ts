@@ -6,7 +6,7 @@ import { MAP_FILE, errorAnswers, type RewriteMap } from '../plan/rewrite-map.ts'
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { PathIndex } from '../store/path-index.ts';
 import { LinkTracker } from './link-tracker.ts';
-import { BUILD_FOLDER, readManifest } from '../write/manifest.ts';
+import { BUILD_FOLDER, readManifestBatches } from '../write/manifest.ts';
 
 export interface CheckResult {
   files: number;
@@ -92,16 +92,10 @@ export async function checkSite(dir: string, options: CheckOptions): Promise<Che
 }
 
 async function indexManifest(dir: string, index: PathIndex, tracker: LinkTracker): Promise<void> {
-  let batch: { path: string; size: number; hash: string }[] = [];
-  for await (const entry of readManifest(dir)) {
-    batch.push(entry);
-    tracker.list(entry.path);
-    if (batch.length === 5000) {
-      index.addAll(batch);
-      batch = [];
-    }
+  for await (const batch of readManifestBatches(dir)) {
+    index.addAll(batch);
+    for (const entry of batch) tracker.list(entry.path);
   }
-  index.addAll(batch);
 }
 
 /** Files reached without a link: the map, the error bodies, and the first page of every list. */

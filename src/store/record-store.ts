@@ -98,11 +98,7 @@ export class RecordStore {
 
   /** Every client with its registrant, in the order of an `ordering` value (contract section 3). */
   *clientsInOrder(ordering: Ordering): Generator<StoredClient> {
-    const statement = this.db.prepare(`
-      SELECT c.id AS id, c.fields AS fields, r.id AS registrantId, r.fields AS registrantFields
-      FROM clients AS c JOIN registrants AS r ON r.id = c.registrant_id
-      ORDER BY ${ORDER_BY[ordering]}`);
-    yield* statement.iterate() as IterableIterator<StoredClient>;
+    yield* this.db.prepare(clientsInOrderSql(ordering)).iterate() as IterableIterator<StoredClient>;
   }
 
   /** Every registrant that some client embeds, by id. */
@@ -115,12 +111,7 @@ export class RecordStore {
 
   /** How SQLite will read an ordering: tests use it to pin that no ordering sorts in memory. */
   queryPlan(ordering: Ordering): string[] {
-    const rows = this.db
-      .prepare(
-        `EXPLAIN QUERY PLAN SELECT c.id FROM clients AS c JOIN registrants AS r ON r.id = c.registrant_id
-         ORDER BY ${ORDER_BY[ordering]}`,
-      )
-      .all() as { detail: string }[];
+    const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${clientsInOrderSql(ordering)}`).all() as { detail: string }[];
     return rows.map((row) => row.detail);
   }
 
@@ -174,6 +165,12 @@ const ORDER_BY: Record<Ordering, string> = {
   '-name': 'c.name DESC, c.id DESC',
   '-effective_date': 'c.effective_date IS NULL DESC, c.effective_date DESC, c.id DESC',
 };
+
+function clientsInOrderSql(ordering: Ordering): string {
+  return `SELECT c.id AS id, c.fields AS fields, r.id AS registrantId, r.fields AS registrantFields
+    FROM clients AS c JOIN registrants AS r ON r.id = c.registrant_id
+    ORDER BY ${ORDER_BY[ordering]}`;
+}
 
 const INDEXES = `
   CREATE INDEX clients_by_name ON clients (name DESC, id DESC);

@@ -35,6 +35,19 @@ export async function* readManifest(folder: string): AsyncGenerator<ManifestEntr
   }
 }
 
+/** The same entries in arrays of `size`, for loading into SQLite a transaction at a time. */
+export async function* readManifestBatches(folder: string, size = 5000): AsyncGenerator<ManifestEntry[]> {
+  let batch: ManifestEntry[] = [];
+  for await (const entry of readManifest(folder)) {
+    batch.push(entry);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
 /** A text file written line by line, waiting when the stream is full. */
 export class LineFile {
   private readonly stream: WriteStream;
