@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 import { buildCommand } from './commands/build-command.ts';
 import { checkCommand } from './commands/check-command.ts';
+import { emitCommand } from './commands/emit-command.ts';
 import type { Command } from './commands/command.ts';
 import { previewCommand } from './commands/preview-command.ts';
 import { InputError, UsageError } from './errors.ts';
 
-const commands: Command[] = [buildCommand, previewCommand, checkCommand];
+const commands: Command[] = [buildCommand, previewCommand, checkCommand, emitCommand];
 
 const usage = `Usage: tsx src/cli.ts <command> [options]   (or: npm run <command> -- [options])
 

@@ -13,7 +13,7 @@ const SRC = path.join(REPO_ROOT, 'src');
 /** Room -> the rooms it may import (its own files always). `contract` and `errors` are open to all. */
 const ALLOWED: Record<string, string[]> = {
   cli: ['commands'],
-  commands: ['build', 'config', 'preview', 'report', 'check'],
+  commands: ['build', 'config', 'preview', 'report', 'check', 'hosts', 'built-folder'],
   build: ['config', 'ingest', 'store', 'plan', 'render', 'produce', 'write', 'report', 'check'],
   check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest'],
   config: [],
@@ -25,6 +25,7 @@ const ALLOWED: Record<string, string[]> = {
   produce: ['render', 'store', 'plan'],
   write: ['plan', 'produce'],
   preview: ['routing', 'plan', 'render', 'built-folder'],
+  hosts: ['plan', 'routing', 'render'],
   'built-folder': ['plan'],
   report: [],
   contract: [],

@@ -83,7 +83,7 @@ const ID_SEGMENT = /^([0-9]+)\/$/;
 const ID_SEGMENT_NO_SLASH = /^([0-9]+)$/;
 
 /** Longest id looked up as a file: longer digit strings cannot name a record (and would make long paths). */
-const MAX_ID_DIGITS = 16;
+export const MAX_ID_DIGITS = 16;
 
 function matchRoute(map: RewriteMap, path: string): Route {
   if (path === map.list.path) return { kind: 'list' };

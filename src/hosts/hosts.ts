@@ -1,0 +1,10 @@
+import type { HostAdapter } from './host-adapter.ts';
+import { caddy } from './caddy.ts';
+import { nginx } from './nginx.ts';
+
+/** Every host `npm run emit` knows, in the order --help lists them. */
+export const HOSTS: HostAdapter[] = [nginx, caddy];
+
+export function findHost(name: string): HostAdapter | undefined {
+  return HOSTS.find((host) => host.name === name);
+}

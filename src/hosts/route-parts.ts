@@ -1,0 +1,45 @@
+import type { ErrorAnswer } from '../plan/rewrite-map.ts';
+import { MAX_ID_DIGITS } from '../routing/resolve-request.ts';
+import { escapeRegex } from './query-patterns.ts';
+
+/**
+ * Pieces of the map that several host adapters spell the same way: file templates filled with the
+ * host's own variables, record paths as regular expressions, error bodies with the host's own
+ * placeholders.
+ */
+
+/** A map file template (`pages/{format}/{ordering}/{page}.json`) with the host's variables put in. */
+export function fillFile(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
+}
+
+/**
+ * A record path of the map (`/api/v1/clients/{id}/`) as a regular expression over the decoded path:
+ * leading zeros dropped, the id captured as `group` (at most the digits the router looks up). With
+ * `slash: false`, the same path missing its final `/` (any number of digits, captured whole), which
+ * is a 301. With `collapse`, runs of `/` match where one is written, for hosts that do not merge them.
+ */
+export function recordPathPattern(recordPath: string, group: string, { slash = true, collapse = false } = {}): string {
+  const prefixText = recordPath.slice(0, recordPath.indexOf('{id}'));
+  const prefix = collapse ? collapsedPathPattern(prefixText) : escapeRegex(prefixText);
+  const end = collapse ? '/+' : '/';
+  return slash ? `^${prefix}0*(?P<${group}>[0-9]{1,${MAX_ID_DIGITS}})${end}$` : `^${prefix}(?P<${group}>[0-9]+)$`;
+}
+
+/** A path as a regular expression in which each `/` also matches a run of them. */
+export function collapsedPathPattern(pathText: string): string {
+  return pathText.split('/').map(escapeRegex).join('/+');
+}
+
+/**
+ * An error body whose template placeholders (`{method}`, `{value}`, `{name}`) are replaced by the
+ * host's own expressions; placeholders not given fall back to the fixed body.
+ */
+export function answerBody(answer: ErrorAnswer, expressions: Record<string, string>): string {
+  if (answer.template === undefined) return answer.body;
+  // A placeholder may come with its braces escaped (`\{method\}`), for hosts whose bodies escape braces.
+  const placeholder = /\\?\{(value|name|method)\\?\}/g;
+  const names = [...answer.template.matchAll(placeholder)].map((match) => match[1]!);
+  if (names.some((name) => expressions[name] === undefined)) return answer.body;
+  return answer.template.replace(placeholder, (_, name: string) => expressions[name]!);
+}

@@ -1,0 +1,27 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { HostFile } from './host-adapter.ts';
+
+/**
+ * Writes a host's files: one file goes to `out` itself, several into the folder `out`. Each is
+ * written beside its place and renamed over it, so a server reloading mid-write never reads half.
+ */
+export function writeHostFiles(files: HostFile[], out: string): string[] {
+  const targets = files.length === 1 ? [{ file: files[0]!, to: out }] : files.map((file) => ({ file, to: path.join(out, file.name) }));
+  for (const { file, to } of targets) {
+    mkdirSync(path.dirname(to), { recursive: true });
+    const temporary = `${to}.${process.pid}.tmp`;
+    writeFileSync(temporary, file.text);
+    renameSync(temporary, to);
+  }
+  return targets.map(({ to }) => to);
+}
+
+/** Parses `--listen`: `port`, `address:port` or `[ipv6]:port`. */
+export function parseListen(text: string): { address: string; port: number } | undefined {
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:\s]+):)?([0-9]{1,5})$/.exec(text);
+  if (match === null) return undefined;
+  const port = Number(match[2]);
+  if (port < 1 || port > 65535) return undefined;
+  return { address: match[1] ?? '0.0.0.0', port };
+}
