@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Behaviour } from '../../src/hosts/behaviours.ts';
 import type { RewriteMap } from '../../src/plan/rewrite-map.ts';
@@ -100,7 +100,9 @@ export interface Exchange {
 
 /** What the preview answers, from the same map and files: the reference every host is held to. */
 export function expectedExchange(map: RewriteMap, dir: string, probe: Probe): Exchange {
-  const answer = resolveRequest(map, probe.method === 'HEAD' ? 'GET' : probe.method, probe.target);
+  let answer = resolveRequest(map, probe.method === 'HEAD' ? 'GET' : probe.method, probe.target);
+  // As the preview does: a record the build did not write is the map's 404.
+  if (answer.kind === 'file' && !existsSync(path.join(dir, answer.file))) answer = { kind: 'error', ...map.errors.notFound };
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(map.headers)) headers[name.toLowerCase()] = value;
   let body: Buffer;
