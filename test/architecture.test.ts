@@ -15,7 +15,7 @@ const ALLOWED: Record<string, string[]> = {
   cli: ['commands'],
   commands: ['build', 'config', 'preview', 'report', 'check', 'hosts', 'built-folder'],
   build: ['config', 'ingest', 'store', 'plan', 'render', 'produce', 'write', 'report', 'check'],
-  check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest'],
+  check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest', 'hosts'],
   config: [],
   ingest: ['render', 'store'],
   store: ['render'],

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { opendirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadMap } from '../built-folder.ts';
+import { filesPublishedWithSite } from '../hosts/hosts.ts';
 import { MAP_FILE, errorAnswers, type RewriteMap } from '../plan/rewrite-map.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { PathIndex } from '../store/path-index.ts';
@@ -69,7 +70,10 @@ export async function checkSite(dir: string, options: CheckOptions): Promise<Che
     for (const entry of entryPoints(map)) if (!tracker.link(entry)) problem(`${entry} is missing`);
 
     index.transaction(() => {
+      const hostFiles = new Set(filesPublishedWithSite());
       for (const file of walk(dir)) {
+        // Host configuration emitted into the folder after the build (npm run emit) is not the build's.
+        if (hostFiles.has(file)) continue;
         files++;
         if (files % 10_000 === 0) options.onProgress?.(files);
         const bytes = readFileSync(path.join(dir, file));

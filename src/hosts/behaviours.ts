@@ -4,17 +4,17 @@
  * each behaviour to every host and check both the behaviours that work and the gaps as declared.
  */
 export const BEHAVIOURS = {
-  orderings: 'the four orderings',
-  pages: 'page numbers, leading zeros, past the end (404 Invalid page.)',
-  last: 'page=last',
-  formats: 'format=api and json, unknown formats 404',
-  rejections: '400 for unsupported ordering, page_size, filters',
-  methods: '405 naming the method',
-  head: 'HEAD as GET without a body',
-  missingSlash: '301 to the path with its final slash, query kept; repeated slashes read as one',
-  headers: 'Content-Type, Vary, Allow on every answer',
-  percentDecoding: 'percent-encoded names, values and paths',
-  repeatedParameters: 'a repeated parameter counts with its last value',
+  orderings: { label: 'orderings', meaning: 'the four orderings' },
+  pages: { label: 'pages', meaning: 'page numbers, leading zeros, past the end (404 Invalid page.)' },
+  last: { label: '`last`', meaning: 'page=last' },
+  formats: { label: 'formats', meaning: 'format=api and json, unknown formats 404' },
+  rejections: { label: '400s', meaning: '400 for unsupported ordering, page_size, filters' },
+  methods: { label: '405', meaning: '405 naming the method' },
+  head: { label: 'HEAD', meaning: 'HEAD as GET without a body' },
+  missingSlash: { label: 'missing slash', meaning: '301 to the path with its final slash, query kept; repeated slashes read as one' },
+  headers: { label: 'headers', meaning: 'Content-Type, Vary, Allow on every answer' },
+  percentDecoding: { label: 'percent-decoding', meaning: 'percent-encoded names, values and paths' },
+  repeatedParameters: { label: 'repeated parameters', meaning: 'a repeated parameter counts with its last value' },
 } as const;
 
 export type Behaviour = keyof typeof BEHAVIOURS;

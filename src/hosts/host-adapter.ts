@@ -16,6 +16,11 @@ export interface HostAdapter {
    * is a folder that receives them under these names.
    */
   files: string[];
+  /**
+   * The files go into the built folder itself (Netlify's `_redirects`, `vercel.json`, `serve.json`):
+   * `npm run check` then knows them as configuration, not as stray files of the build.
+   */
+  publishedWithSite?: boolean;
   /** What this host cannot do as the preview does, and why (the README's host table). */
   gaps: Gaps;
   emit(target: HostTarget): HostFile[];

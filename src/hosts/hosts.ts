@@ -8,3 +8,8 @@ export const HOSTS: HostAdapter[] = [nginx, caddy];
 export function findHost(name: string): HostAdapter | undefined {
   return HOSTS.find((host) => host.name === name);
 }
+
+/** Names of the configuration files that `npm run emit` may put in a built folder, beside the build. */
+export function filesPublishedWithSite(): string[] {
+  return HOSTS.filter((host) => host.publishedWithSite).flatMap((host) => host.files);
+}

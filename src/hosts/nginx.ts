@@ -15,9 +15,7 @@ export const nginx: HostAdapter = {
   summary: 'a server { } block (and the maps it reads) to include in the http { } block of nginx.conf',
   listen: { default: '8080' },
   files: ['lda-mirror.conf'],
-  gaps: {
-    headers: "a 301 carries nginx's own HTML page (Content-Type: text/html); `return 301` always writes it",
-  },
+  gaps: {},
   emit: (target) => [{ name: 'lda-mirror.conf', text: nginxConfig(target) }],
 };
 
@@ -75,9 +73,7 @@ function nginxConfig({ map, dir, listen }: HostTarget): string {
     '    default_type application/json;',
     '    charset off;',
     '    autoindex off;',
-    ...Object.entries(map.headers)
-      .filter(([name]) => name.toLowerCase() !== 'content-type')
-      .map(([name, value]) => `    add_header ${name} ${quote(value)} always;`),
+    ...apiHeaders(map, '    '),
     '    # Relative Location headers: right behind any proxy or port mapping.',
     '    absolute_redirect off;',
     '',
@@ -94,7 +90,7 @@ function nginxConfig({ map, dir, listen }: HostTarget): string {
     '    # The list without its final slash: 301 to the path with it, query kept.',
     `    location = ${list.path.slice(0, -1)} {`,
     ...methodCheck(map),
-    `        return 301 ${list.path}$is_args$args;`,
+    ...moved(),
     '    }',
     '',
     ...map.records.flatMap((record, index) => [
@@ -105,12 +101,18 @@ function nginxConfig({ map, dir, listen }: HostTarget): string {
       '    }',
       `    location ~ ${quote(recordPathPattern(record.path, `${V}id${index}`, { slash: false }))} {`,
       ...methodCheck(map),
-      '        return 301 $uri/$is_args$args;',
+      ...moved(),
       '    }',
     ]),
     '',
     `    location @${V}invalid_page {`,
     `        return ${errors.invalidPage.status} ${quote(errors.invalidPage.body)};`,
+    '    }',
+    '    # A 301 whose body is empty JSON, not the HTML page `return 301` writes: see moved().',
+    `    location @${V}moved {`,
+    ...apiHeaders(map, '        '),
+    '        add_header Location $uri/$is_args$args always;',
+    "        return 200 '';",
     '    }',
     `    location @${V}not_found {`,
     `        return ${errors.notFound.status} ${quote(errors.notFound.body)};`,
@@ -132,6 +134,22 @@ function nginxConfig({ map, dir, listen }: HostTarget): string {
 function methodCheck(map: RewriteMap): string[] {
   const body = answerBody(map.errors.methodNotAllowed, { method: '$request_method' });
   return returnIf(`$request_method !~ ^(?:${map.methods.join('|')})$`, { ...map.errors.methodNotAllowed, body });
+}
+
+/** The map's headers but Content-Type (which `types` and `default_type` give), on every status. */
+function apiHeaders(map: RewriteMap, indent: string): string[] {
+  return Object.entries(map.headers)
+    .filter(([name]) => name.toLowerCase() !== 'content-type')
+    .map(([name, value]) => `${indent}add_header ${name} ${quote(value)} always;`);
+}
+
+/**
+ * The 301 to the path with its final slash (the path as nginx normalised it, query kept). `return 301`
+ * always sends nginx's HTML page, so the location returns an unused status (418) that `error_page`
+ * turns into a 301 answered by @moved: empty body, JSON type, API headers, a relative Location.
+ */
+function moved(): string[] {
+  return [`        error_page 418 =301 @${V}moved;`, '        return 418;'];
 }
 
 function returnIf(condition: string, answer: ErrorAnswer): string[] {
