@@ -3,10 +3,12 @@ import { buildCommand } from './commands/build-command.ts';
 import { checkCommand } from './commands/check-command.ts';
 import { emitCommand } from './commands/emit-command.ts';
 import type { Command } from './commands/command.ts';
+import { nightlyCommand } from './commands/nightly-command.ts';
 import { previewCommand } from './commands/preview-command.ts';
+import { syncCommand } from './commands/sync-command.ts';
 import { InputError, UsageError } from './errors.ts';
 
-const commands: Command[] = [buildCommand, previewCommand, checkCommand, emitCommand];
+const commands: Command[] = [buildCommand, previewCommand, checkCommand, emitCommand, syncCommand, nightlyCommand];
 
 const usage = `Usage: tsx src/cli.ts <command> [options]   (or: npm run <command> -- [options])
 

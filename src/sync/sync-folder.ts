@@ -1,0 +1,138 @@
+import { createReadStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+/**
+ * The sync's folder: `clients.ndjson`, the records of the last complete sync (what the build reads),
+ * and `.sync/`, the pages of a sync in progress with what it set out to do. Every file is written
+ * beside its place and renamed over it, so a sync killed at any moment leaves whole files, and the
+ * next run carries on from the pages already saved. The build ignores `.sync/` (a dot folder).
+ */
+export const RECORDS_FILE = 'clients.ndjson';
+const WORK_FOLDER = '.sync';
+const STATE_FILE = 'state.json';
+
+/** What a sync in progress is doing; a run that wants something else starts over. */
+export interface SyncPlan {
+  upstream: string;
+  mode: 'full' | 'incremental';
+  ordering: string;
+}
+
+interface SavedState extends SyncPlan {
+  version: 1;
+  /** The upstream count when the sync started, and page size it was walking with. */
+  count: number;
+  /** Pages saved so far, each with its number of records. */
+  pages: Record<string, number>;
+  /** Incremental: the walk reached known ids and has nothing more to fetch. */
+  walkDone?: boolean;
+}
+
+export class SyncFolder {
+  readonly recordsFile: string;
+  private readonly work: string;
+  private state: SavedState | undefined;
+
+  constructor(readonly folder: string) {
+    this.recordsFile = path.join(folder, RECORDS_FILE);
+    this.work = path.join(folder, WORK_FOLDER);
+    mkdirSync(folder, { recursive: true });
+  }
+
+  /** Pages already saved by an interrupted run of the same plan; starts afresh otherwise. */
+  resume(plan: SyncPlan): { pages: Map<number, number>; walkDone: boolean } {
+    this.removeLeftovers();
+    const saved = this.readState();
+    if (saved && saved.upstream === plan.upstream && saved.mode === plan.mode && saved.ordering === plan.ordering) {
+      this.state = saved;
+      return { pages: new Map(Object.entries(saved.pages).map(([page, size]) => [Number(page), size])), walkDone: saved.walkDone === true };
+    }
+    rmSync(this.work, { recursive: true, force: true });
+    mkdirSync(this.work, { recursive: true });
+    this.state = { version: 1, ...plan, count: 0, pages: {} };
+    this.writeState();
+    return { pages: new Map(), walkDone: false };
+  }
+
+  /** Saves one page's records (JSON lines), then records the page as done. */
+  savePage(page: number, lines: string[], count: number): void {
+    writeAtomically(this.pageFile(page), lines.length === 0 ? '' : `${lines.join('\n')}\n`);
+    const state = this.requireState();
+    state.count = count;
+    state.pages[page] = lines.length;
+    this.writeState();
+  }
+
+  markWalkDone(): void {
+    this.requireState().walkDone = true;
+    this.writeState();
+  }
+
+  /** The saved pages' lines, page by page in page order. */
+  *savedLines(): Generator<string> {
+    const pages = Object.keys(this.requireState().pages).map(Number).sort((a, b) => a - b);
+    for (const page of pages) yield* this.pageLines(page);
+  }
+
+  pageLines(page: number): string[] {
+    return readFileSync(this.pageFile(page), 'utf8').split('\n').filter((line) => line !== '');
+  }
+
+  /** Replaces `clients.ndjson` with `lines` in one rename, then forgets the sync in progress. */
+  finish(lines: Iterable<string>): void {
+    const temporary = `${this.recordsFile}.${process.pid}.tmp`;
+    const chunks: string[] = [];
+    for (const line of lines) chunks.push(line, '\n');
+    writeFileSync(temporary, chunks.join(''));
+    renameSync(temporary, this.recordsFile);
+    rmSync(this.work, { recursive: true, force: true });
+    this.state = undefined;
+  }
+
+  hasRecords(): boolean {
+    return existsSync(this.recordsFile);
+  }
+
+  /** The lines of the last complete sync, streamed (the file can be large). */
+  async *recordLines(): AsyncGenerator<string> {
+    const lines = createInterface({ input: createReadStream(this.recordsFile, 'utf8'), crlfDelay: Infinity });
+    for await (const line of lines) if (line.trim() !== '') yield line;
+  }
+
+  /** Half-written files of a killed run: never read, removed before a run starts. */
+  removeLeftovers(): void {
+    for (const folder of [this.folder, this.work]) {
+      if (!existsSync(folder)) continue;
+      for (const name of readdirSync(folder)) if (/\.[0-9]+\.tmp$/.test(name)) rmSync(path.join(folder, name), { force: true });
+    }
+  }
+
+  private pageFile(page: number): string {
+    return path.join(this.work, `page-${String(page).padStart(6, '0')}.ndjson`);
+  }
+
+  private readState(): SavedState | undefined {
+    try {
+      const state = JSON.parse(readFileSync(path.join(this.work, STATE_FILE), 'utf8')) as SavedState;
+      return state.version === 1 ? state : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private writeState(): void {
+    writeAtomically(path.join(this.work, STATE_FILE), `${JSON.stringify(this.requireState())}\n`);
+  }
+
+  private requireState(): SavedState {
+    if (this.state === undefined) throw new Error('sync folder used before resume()');
+    return this.state;
+  }
+}
+
+function writeAtomically(file: string, text: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}

@@ -1,0 +1,221 @@
+import pLimit from 'p-limit';
+import { SyncFolder } from './sync-folder.ts';
+import { Upstream, UpstreamError, type ClientPage, type UpstreamOptions } from './upstream.ts';
+import type { Clock } from './rate-limiter.ts';
+
+/**
+ * Copies the upstream's client records into a folder as NDJSON, ready for `npm run build`.
+ *
+ * - full: every page of the list in the default order (ascending id, so records added during a long
+ *   sync land on the last pages and earlier pages stay put), fetched `concurrency` at a time.
+ * - incremental: the list by `-id` from page 1 until the walk reaches ids already held, merged into
+ *   the records of the last sync. Cheap enough for every night; it cannot see changes to records it
+ *   already holds (a registrant's new address), which only a full sync refreshes.
+ *
+ * Either way, the records saved must number the upstream's `count`, or the sync fails and says why.
+ */
+export interface SyncOptions extends UpstreamOptions {
+  out: string;
+  mode: 'full' | 'incremental';
+  concurrency: number;
+}
+
+export interface SyncSummary {
+  mode: 'full' | 'incremental';
+  /** Why an incremental sync ran as a full one, when it did. */
+  fellBackToFull?: string;
+  records: number;
+  /** Incremental: records that were not held before. */
+  added: number;
+  pagesFetched: number;
+  pagesResumed: number;
+  requests: number;
+  retries: number;
+  seconds: number;
+}
+
+export interface SyncProgress {
+  stage(name: string): void;
+  update(text: string): void;
+}
+
+const silent: SyncProgress = { stage() {}, update() {} };
+
+export class SyncError extends Error {}
+
+export async function sync(options: SyncOptions, progress: SyncProgress = silent, clock?: Clock): Promise<SyncSummary> {
+  const started = Date.now();
+  const folder = new SyncFolder(options.out);
+  const upstream = new Upstream(options, clock);
+  let mode = options.mode;
+  let fellBackToFull: string | undefined;
+  if (mode === 'incremental' && !folder.hasRecords()) {
+    mode = 'full';
+    fellBackToFull = `${folder.recordsFile} does not exist yet`;
+  }
+  const walk = mode === 'full' ? await fullSync(options, folder, upstream, progress) : await incrementalSync(options, folder, upstream, progress);
+  return {
+    mode,
+    fellBackToFull,
+    ...walk,
+    requests: upstream.requests,
+    retries: upstream.retries,
+    seconds: (Date.now() - started) / 1000,
+  };
+}
+
+interface WalkResult {
+  records: number;
+  added: number;
+  pagesFetched: number;
+  pagesResumed: number;
+}
+
+async function fullSync(options: SyncOptions, folder: SyncFolder, upstream: Upstream, progress: SyncProgress): Promise<WalkResult> {
+  const saved = folder.resume({ upstream: options.upstream, mode: 'full', ordering: '' }).pages;
+  progress.stage('sync (full)');
+  // Page 1 is always fetched again: it gives today's count and the page size.
+  const first = await upstream.page(1);
+  folder.savePage(1, recordLines(first), first.count);
+  const pageSize = first.results.length;
+  const pages = pageSize === 0 ? 1 : Math.ceil(first.count / pageSize);
+  // A saved page counts only if it was full: the last page of an earlier run may have grown since.
+  const todo: number[] = [];
+  let resumed = 0;
+  let records = first.results.length;
+  for (let page = 2; page <= pages; page++) {
+    if (page < pages && saved.get(page) === pageSize) {
+      resumed++;
+      records += pageSize;
+    } else todo.push(page);
+  }
+
+  const counts = new Set([first.count]);
+  let fetched = 1;
+  const tracker = etaTracker(todo.length + 1, options.rate);
+  const report = () =>
+    progress.update(`page ${(fetched + resumed).toLocaleString('en-US')}/${pages.toLocaleString('en-US')}, ${records.toLocaleString('en-US')} records, ${tracker.describe(fetched)}`);
+  const limit = pLimit(options.concurrency);
+  await Promise.all(
+    todo.map((page) =>
+      limit(async () => {
+        const answer = await upstream.page(page);
+        folder.savePage(page, recordLines(answer), answer.count);
+        counts.add(answer.count);
+        fetched++;
+        records += answer.results.length;
+        report();
+      }),
+    ),
+  );
+
+  const merged = mergeById(folder.savedLines());
+  const count = Math.max(...counts);
+  if (counts.size > 1) {
+    throw new SyncError(
+      `the upstream count changed during the sync (${[...counts].join(', ')}): records were added or removed while paging. ` +
+        `Run the sync again: it keeps the pages saved and fetches what moved.`,
+    );
+  }
+  checkCount(merged.size, count, 'full');
+  folder.finish(sortedLines(merged));
+  return { records: merged.size, added: merged.size, pagesFetched: fetched, pagesResumed: resumed };
+}
+
+async function incrementalSync(options: SyncOptions, folder: SyncFolder, upstream: Upstream, progress: SyncProgress): Promise<WalkResult> {
+  progress.stage('sync (incremental)');
+  const held = new Map<number, string>();
+  for await (const line of folder.recordLines()) held.set(idOf(line), line);
+  const newestHeld = Math.max(0, ...held.keys());
+  const { pages: saved, walkDone } = folder.resume({ upstream: options.upstream, mode: 'incremental', ordering: '-id' });
+
+  // Page 1 is always fetched again, so records added since an interrupted run are not missed.
+  let page = 1;
+  let fetched = 0;
+  let resumed = 0;
+  let count = 0;
+  let looked = 0;
+  let reachedHeld = walkDone;
+  while (!reachedHeld) {
+    let lines: string[];
+    let next: string | null;
+    if (page > 1 && saved.has(page)) {
+      lines = folder.pageLines(page);
+      next = lines.length > 0 ? 'saved' : null;
+      resumed++;
+    } else {
+      const answer = await upstream.page(page, '-id');
+      lines = recordLines(answer);
+      next = answer.next;
+      count = page === 1 ? answer.count : count;
+      folder.savePage(page, lines, answer.count);
+      fetched++;
+    }
+    looked += lines.length;
+    progress.update(`page ${page} by -id, ${looked.toLocaleString('en-US')} records looked at, ${upstream.requests} requests`);
+    reachedHeld = next === null || lines.some((line) => idOf(line) <= newestHeld);
+    page++;
+  }
+  folder.markWalkDone();
+  if (fetched === 0) count = (await upstream.page(1, '-id')).count;
+
+  const merged = new Map(held);
+  for (const [id, line] of mergeById(folder.savedLines())) merged.set(id, line);
+  checkCount(merged.size, count, 'incremental');
+  folder.finish(sortedLines(merged));
+  return { records: merged.size, added: merged.size - held.size, pagesFetched: fetched, pagesResumed: resumed };
+}
+
+function checkCount(saved: number, count: number, mode: 'full' | 'incremental'): void {
+  if (saved === count) return;
+  const advice =
+    mode === 'incremental'
+      ? saved > count
+        ? 'records were removed upstream, which only a full sync (--full) sees'
+        : 'records are missing below the ids already held, which only a full sync (--full) fetches'
+      : 'records moved between pages while paging; run the sync again';
+  throw new SyncError(`${saved.toLocaleString('en-US')} records saved but the upstream count is ${count.toLocaleString('en-US')}: ${advice}`);
+}
+
+/** Each record of a page as one JSON line, its keys in the upstream's order. */
+function recordLines(page: ClientPage): string[] {
+  return page.results.map((record) => JSON.stringify(record));
+}
+
+function idOf(line: string): number {
+  const id = (JSON.parse(line) as { id?: unknown }).id;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new UpstreamError(`the upstream sent a client without an integer id: ${line.slice(0, 200)}`);
+  return id;
+}
+
+/** Records by id; a later copy of an id replaces an earlier one. */
+function mergeById(lines: Iterable<string>): Map<number, string> {
+  const merged = new Map<number, string>();
+  for (const line of lines) merged.set(idOf(line), line);
+  return merged;
+}
+
+function* sortedLines(records: Map<number, string>): Generator<string> {
+  for (const id of [...records.keys()].sort((a, b) => a - b)) yield records.get(id)!;
+}
+
+/** Pages done, requests a minute and time left, for the progress line. */
+function etaTracker(total: number, rate: number) {
+  const started = Date.now();
+  return {
+    describe(done: number): string {
+      const minutes = (Date.now() - started) / 60_000;
+      const perMinute = minutes > 0 ? done / minutes : 0;
+      const pace = Math.min(rate, perMinute > 0 ? perMinute : rate);
+      const left = ((total - done) / pace) * 60;
+      return `${perMinute.toFixed(1)} requests/min, about ${formatDuration(left)} left`;
+    },
+  };
+}
+
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '?';
+  if (seconds < 90) return `${Math.round(seconds)} s`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
+  return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
+}

@@ -1,0 +1,140 @@
+import { RateLimiter, systemClock, type Clock } from './rate-limiter.ts';
+
+/**
+ * The live service (or anything answering like it) seen through its list endpoint: one page at a
+ * time, authenticated as the service expects, within its rate limit, retrying what is worth retrying
+ * (429 after its Retry-After, 5xx and dropped connections with exponential backoff) and failing with
+ * a message that names the request after a bounded number of tries. The token goes in one header and
+ * nowhere else: never in a URL, a message or a log line.
+ */
+export interface UpstreamOptions {
+  /** Base URL of the service, e.g. https://lda.senate.gov; `/api/v1/clients/` is appended. */
+  upstream: string;
+  token?: string;
+  /** Requests a minute. */
+  rate: number;
+  /** Tries per request before giving up (429s included). */
+  maxTries: number;
+  /** First backoff after a 5xx or a dropped connection; doubled each time, capped at a minute. */
+  backoffMs: number;
+  /** One request's limit, connection to last byte. */
+  timeoutMs: number;
+  /** Told about every wait that is not plain rate spacing, for the progress line. */
+  onRetry?: (event: RetryEvent) => void;
+}
+
+export interface RetryEvent {
+  url: string;
+  reason: string;
+  waitMs: number;
+  attempt: number;
+}
+
+/** A page of the list, as much of it as the sync reads. */
+export interface ClientPage {
+  count: number;
+  next: string | null;
+  results: unknown[];
+}
+
+export class UpstreamError extends Error {}
+
+const MAX_BACKOFF_MS = 60_000;
+
+export class Upstream {
+  private readonly limiter: RateLimiter;
+  private readonly listUrl: string;
+  /** Requests sent, retries included. */
+  requests = 0;
+  retries = 0;
+
+  constructor(
+    private readonly options: UpstreamOptions,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.limiter = new RateLimiter(options.rate, clock);
+    this.listUrl = `${options.upstream.replace(/\/+$/, '')}/api/v1/clients/`;
+  }
+
+  /** Page `page` of the list in `ordering` ('' for the service's default, ascending id). */
+  async page(page: number, ordering = ''): Promise<ClientPage> {
+    const query = new URLSearchParams();
+    if (ordering !== '') query.set('ordering', ordering);
+    if (page !== 1) query.set('page', String(page));
+    const url = `${this.listUrl}${query.size > 0 ? `?${query}` : ''}`;
+    return parsePage(url, await this.get(url));
+  }
+
+  private async get(url: string): Promise<string> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (this.options.token) headers.Authorization = `Token ${this.options.token}`;
+    let failure = '';
+    for (let attempt = 1; attempt <= this.options.maxTries; attempt++) {
+      await this.limiter.take();
+      this.requests++;
+      let waitMs: number;
+      try {
+        const response = await fetch(url, { headers, signal: AbortSignal.timeout(this.options.timeoutMs), redirect: 'follow' });
+        const body = await response.text();
+        if (response.status === 200) return body;
+        failure = `HTTP ${response.status}`;
+        if (response.status === 429) {
+          waitMs = retryAfterMs(response.headers.get('retry-after'), this.clock.now()) ?? this.backoff(attempt);
+          this.limiter.holdUntil(this.clock.now() + waitMs);
+        } else if (response.status >= 500) {
+          waitMs = this.backoff(attempt);
+        } else {
+          throw new UpstreamError(`${url} answered ${response.status}${refusal(response.status, this.options.token)}: ${body.slice(0, 200)}`);
+        }
+      } catch (error) {
+        if (error instanceof UpstreamError) throw error;
+        failure = describeNetworkError(error);
+        waitMs = this.backoff(attempt);
+      }
+      if (attempt === this.options.maxTries) break;
+      this.retries++;
+      this.options.onRetry?.({ url, reason: failure, waitMs, attempt });
+      await this.clock.sleep(waitMs);
+    }
+    throw new UpstreamError(`${url} failed ${this.options.maxTries} times; the last answer: ${failure}`);
+  }
+
+  private backoff(attempt: number): number {
+    return Math.min(this.options.backoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS);
+  }
+}
+
+function parsePage(url: string, body: string): ClientPage {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    throw new UpstreamError(`${url} did not answer JSON: ${body.slice(0, 200)}`);
+  }
+  const page = value as Partial<ClientPage>;
+  if (typeof page !== 'object' || page === null || typeof page.count !== 'number' || !Array.isArray(page.results)) {
+    throw new UpstreamError(`${url} did not answer a page of the list (no count and results): ${body.slice(0, 200)}`);
+  }
+  return { count: page.count, next: typeof page.next === 'string' ? page.next : null, results: page.results };
+}
+
+/** Retry-After as delta-seconds or an HTTP date (RFC 9110, 10.2.3), in milliseconds from now. */
+export function retryAfterMs(header: string | null, now: number): number | undefined {
+  if (header === null) return undefined;
+  const text = header.trim();
+  if (/^[0-9]+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function refusal(status: number, token: string | undefined): string {
+  if (status === 401 || status === 403) return token ? ' (the key was refused: check --token or LDA_API_KEY)' : ' (the service wants a key: --token or LDA_API_KEY)';
+  return '';
+}
+
+function describeNetworkError(error: unknown): string {
+  const failure = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (failure.name === 'TimeoutError') return 'timed out';
+  const cause = failure.cause?.code ?? failure.cause?.message;
+  return cause ? `connection failed (${cause})` : `connection failed (${failure.message ?? String(error)})`;
+}
