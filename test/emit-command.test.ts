@@ -63,6 +63,18 @@ describe('npm run emit', () => {
     expect(existsSync(`${out}.tmp`)).toBe(false);
   });
 
+  it('writes into the built folder for the hosts that publish with it, and npm run check still passes', () => {
+    for (const host of HOSTS.filter((candidate) => candidate.publishedWithSite)) {
+      const out = host.files.length === 1 ? path.join(site, host.files[0]!) : site;
+      const result = runCli(['emit', host.name, '--dir', site, '--out', out]);
+      expect(result.status, result.stderr).toBe(0);
+      for (const file of host.files) expect(existsSync(path.join(site, file)), `${host.name}: ${file}`).toBe(true);
+    }
+    const check = runCli(['check', '--dir', site]);
+    expect(check.stdout + check.stderr).toContain('no problem');
+    expect(check.status).toBe(0);
+  });
+
   it('reads --listen as port, address:port or [ipv6]:port', () => {
     expect(parseListen('8080')).toEqual({ address: '0.0.0.0', port: 8080 });
     expect(parseListen('127.0.0.1:81')).toEqual({ address: '127.0.0.1', port: 81 });

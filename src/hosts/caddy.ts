@@ -1,7 +1,7 @@
 import type { ErrorAnswer, RewriteMap, ValueFolders } from '../plan/rewrite-map.ts';
 import { generatedNotice, type HostAdapter, type HostTarget } from './host-adapter.ts';
 import { lastValuePattern, numberRangePattern, oneOfPattern, pageNumberPattern } from './query-patterns.ts';
-import { answerBody, collapsedPathPattern, fillFile, recordPathPattern } from './route-parts.ts';
+import { DOT_SEGMENT_PATTERN, answerBody, collapsedPathPattern, fillFile, recordPathPattern } from './route-parts.ts';
 
 /**
  * Caddy: `map` directives read the raw query the way the map says (last value, percent-encoded names
@@ -84,7 +84,13 @@ function caddyfile({ map, dir, listen }: HostTarget): string {
     `\t@${V}not_allowed not method ${map.methods.join(' ')}`,
     `\t@${V}bad_format vars {${V}format} ""`,
     '',
+    '\t# Caddy cleans /./ and /../ out of the path it matches; the map routes the path as sent (404).',
+    `\t@${V}dot_segments vars_regexp {http.request.orig_uri} ${quote(DOT_SEGMENT_PATTERN)}`,
+    '',
     '\troute {',
+    `\t\thandle @${V}dot_segments {`,
+    ...respondIf('', errors.notFound),
+    '\t\t}',
     `\t\thandle @${V}list {`,
     '\t\t\troute {',
     ...respondIf(`@${V}not_allowed`, errors.methodNotAllowed, methodBody(map)),

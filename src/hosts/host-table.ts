@@ -4,17 +4,20 @@ import type { HostAdapter } from './host-adapter.ts';
 /**
  * The README's table of hosts by behaviour, rendered from the adapters' declared gaps: a cell is
  * "yes" when the host answers that behaviour's probes like the preview, else a numbered note with the
- * reason. Tests send the probes to every host, so each cell is backed by one (test/support/host-suite.ts).
+ * reason (one note for the cells of a host that share a reason). Tests send the probes to every host,
+ * so each cell is backed by one (test/support/host-suite.ts).
  */
 export function hostTable(hosts: HostAdapter[]): string {
   const behaviours = Object.keys(BEHAVIOURS) as Behaviour[];
-  const notes: string[] = [];
+  const notes: { host: string; reason: string; labels: string[] }[] = [];
   const rows = hosts.map((host) => {
     const cells = behaviours.map((behaviour) => {
-      const gap = host.gaps[behaviour];
-      if (gap === undefined) return 'yes';
-      notes.push(`${host.name}, ${BEHAVIOURS[behaviour].label}: ${gap}.`);
-      return `no (${notes.length})`;
+      const reason = host.gaps[behaviour];
+      if (reason === undefined) return 'yes';
+      let note = notes.find((candidate) => candidate.host === host.name && candidate.reason === reason);
+      if (note === undefined) notes.push((note = { host: host.name, reason, labels: [] }));
+      note.labels.push(BEHAVIOURS[behaviour].label);
+      return `no (${notes.indexOf(note) + 1})`;
     });
     return `| ${host.name} | ${cells.join(' | ')} |`;
   });
@@ -23,6 +26,6 @@ export function hostTable(hosts: HostAdapter[]): string {
     `|---|${behaviours.map(() => '---').join('|')}|`,
     ...rows,
     '',
-    ...notes.map((note, index) => `${index + 1}. ${note}`),
+    ...notes.map((note, index) => `${index + 1}. ${note.host}, ${note.labels.join(', ')}: ${note.reason}.`),
   ].join('\n');
 }

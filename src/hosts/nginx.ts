@@ -1,7 +1,7 @@
 import type { ErrorAnswer, RewriteMap, ValueFolders } from '../plan/rewrite-map.ts';
 import { generatedNotice, type HostAdapter, type HostTarget } from './host-adapter.ts';
 import { lastValuePattern, numberRangePattern, oneOfPattern, pageNumberPattern } from './query-patterns.ts';
-import { answerBody, fillFile, recordPathPattern } from './route-parts.ts';
+import { DOT_SEGMENT_PATTERN, answerBody, fillFile, recordPathPattern } from './route-parts.ts';
 
 /**
  * nginx: `map` blocks (http level) read the query the way the map says, and one `server { }` block
@@ -76,6 +76,11 @@ function nginxConfig({ map, dir, listen }: HostTarget): string {
     ...apiHeaders(map, '    '),
     '    # Relative Location headers: right behind any proxy or port mapping.',
     '    absolute_redirect off;',
+    '',
+    '    # nginx resolves /./ and /../ before matching locations; the map routes the path as sent (404).',
+    `    if ($request_uri ~ ${quote(DOT_SEGMENT_PATTERN)}) {`,
+    `        return ${errors.notFound.status} ${quote(errors.notFound.body)};`,
+    '    }',
     '',
     `    location = ${list.path} {`,
     ...methodCheck(map),

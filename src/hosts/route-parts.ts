@@ -26,6 +26,13 @@ export function recordPathPattern(recordPath: string, group: string, { slash = t
   return slash ? `^${prefix}0*(?P<${group}>[0-9]{1,${MAX_ID_DIGITS}})${end}$` : `^${prefix}(?P<${group}>[0-9]+)$`;
 }
 
+/**
+ * A request target (raw path and query) with a `.` or `..` segment, plain or percent-encoded. The map
+ * routes the path as sent, where such a segment matches no route (a 404); servers that resolve dot
+ * segments before routing must check for them on the raw target first.
+ */
+export const DOT_SEGMENT_PATTERN = '^[^?]*(?:/|%2[fF])(?:\\.|%2[eE]){1,2}(?:/|%2[fF]|\\?|$)';
+
 /** A path as a regular expression in which each `/` also matches a run of them. */
 export function collapsedPathPattern(pathText: string): string {
   return pathText.split('/').map(escapeRegex).join('/+');
