@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.ts';
 import { resolveBuildOptions } from '../src/config.ts';
 import { REPO_ROOT } from './support/cli.ts';
 import { CONFORMANCE_BASE_URL, setFolder } from './support/conformance.ts';
+import { FAKE_BUCKET, installFakeAws } from './support/fake-aws.ts';
 import { snapshot } from './support/folder-snapshot.ts';
 import { tempFolder } from './support/temp-folder.ts';
 
@@ -17,29 +18,16 @@ import { tempFolder } from './support/temp-folder.ts';
 const temp = tempFolder('mirror-deploy-');
 afterAll(() => temp.remove());
 
-const bucket = path.join(temp.path, 'bucket');
-const calls = path.join(temp.path, 'aws-calls.log');
-const bin = path.join(temp.path, 'bin');
-mkdirSync(bin);
-mkdirSync(bucket);
-writeFileSync(
-  path.join(bin, 'aws'),
-  `#!/usr/bin/env bash
-echo "$*" >> ${JSON.stringify(calls)}
-if [ "$1 $2" = "s3 cp" ]; then mkdir -p ${JSON.stringify(bucket)} && cp -r "$3/." ${JSON.stringify(bucket)}/; fi
-if [ "$1 $2" = "s3 rm" ]; then rm ${JSON.stringify(bucket)}/"\${3#s3://mirror-bucket/}"; fi
-`,
-);
-chmodSync(path.join(bin, 'aws'), 0o755);
+const aws = installFakeAws(temp.path);
 
 function deploy(site: string) {
-  writeFileSync(calls, '');
-  const result = spawnSync('bash', ['scripts/deploy/s3-upload-change.sh', site, 'mirror-bucket'], {
+  aws.reset();
+  const result = spawnSync('bash', ['scripts/deploy/s3-upload-change.sh', site, FAKE_BUCKET], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
-    env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+    env: { ...process.env, PATH: `${aws.bin}:${process.env.PATH}` },
   });
-  return { ...result, calls: readFileSync(calls, 'utf8').trim().split('\n').filter(Boolean) };
+  return { ...result, calls: aws.calls() };
 }
 
 /** The site as S3 should hold it: every file but the build's own bookkeeping. */
@@ -64,7 +52,7 @@ describe('scripts/deploy/s3-upload-change.sh', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.calls).toHaveLength(1);
     expect(result.calls[0]).toMatch(/^s3 cp \S+ s3:\/\/mirror-bucket\/ --recursive --content-type application\/json/);
-    expect(snapshot(bucket).files).toEqual(published(site));
+    expect(snapshot(aws.bucket).files).toEqual(published(site));
   });
 
   it('then uploads only what changed and deletes what is gone', async () => {
@@ -76,7 +64,7 @@ describe('scripts/deploy/s3-upload-change.sh', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain(`uploaded ${changed.length} file(s) to s3://mirror-bucket, deleted ${removed.length}`);
     expect(result.calls.filter((call) => call.startsWith('s3 rm'))).toHaveLength(removed.length);
-    expect(snapshot(bucket).files).toEqual(published(site));
+    expect(snapshot(aws.bucket).files).toEqual(published(site));
   });
 
   it('uploads nothing after a build without change', async () => {
