@@ -110,6 +110,23 @@ describe('a round trip through the preview', () => {
       await upstream.stop();
     }
   });
+  it('an upstream whose default order is not by id: the records are still saved sorted by id', async () => {
+    // Pages answered in -id order: the written-as-they-come path sees ids go down and merges in memory.
+    const byDescendingId = (request: LoggedRequest): Fault | undefined => {
+      const page = /[?&]page=([0-9]+)/.exec(request.target)?.[1] ?? '1';
+      return { status: 200, body: readFileSync(path.join(full, 'pages/none/-id', `${page}.json`), 'utf8') };
+    };
+    const upstream = await startTestUpstream(full, byDescendingId);
+    try {
+      const out = path.join(temp.path, 'descending');
+      expect((await sync(fast(out, upstream.url, { mode: 'full' }))).records).toBe(1000);
+      const ids = readFileSync(path.join(out, 'clients.ndjson'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { id: number }).id);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      await expectRoundTrip(out, full, 'descending-site');
+    } finally {
+      await upstream.stop();
+    }
+  });
 });
 
 describe('an upstream that throttles, fails and drops connections', () => {

@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -79,15 +79,16 @@ export class SyncFolder {
     return readFileSync(this.pageFile(page), 'utf8').split('\n').filter((line) => line !== '');
   }
 
-  /** Replaces `clients.ndjson` with `lines` in one rename, then forgets the sync in progress. */
-  finish(lines: Iterable<string>): void {
-    const temporary = `${this.recordsFile}.${process.pid}.tmp`;
-    const chunks: string[] = [];
-    for (const line of lines) chunks.push(line, '\n');
-    writeFileSync(temporary, chunks.join(''));
-    renameSync(temporary, this.recordsFile);
-    rmSync(this.work, { recursive: true, force: true });
-    this.state = undefined;
+  /**
+   * A new `clients.ndjson`, written line by line beside the current one: `commit` renames it over the
+   * current one and forgets the sync in progress, `discard` drops it (the current one stays).
+   */
+  newRecordsFile(): RecordsWriter {
+    return new RecordsWriter(`${this.recordsFile}.${process.pid}.tmp`, () => {
+      renameSync(`${this.recordsFile}.${process.pid}.tmp`, this.recordsFile);
+      rmSync(this.work, { recursive: true, force: true });
+      this.state = undefined;
+    });
   }
 
   hasRecords(): boolean {
@@ -128,6 +129,46 @@ export class SyncFolder {
   private requireState(): SavedState {
     if (this.state === undefined) throw new Error('sync folder used before resume()');
     return this.state;
+  }
+}
+
+/** Lines to a file through a buffer, so a large records file never sits in memory whole. */
+export class RecordsWriter {
+  private readonly fd: number;
+  private buffer: string[] = [];
+  private buffered = 0;
+  lines = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly onCommit: () => void,
+  ) {
+    this.fd = openSync(file, 'w');
+  }
+
+  write(line: string): void {
+    this.buffer.push(line, '\n');
+    this.buffered += line.length + 1;
+    this.lines++;
+    if (this.buffered >= 1 << 20) this.flush();
+  }
+
+  commit(): void {
+    this.flush();
+    closeSync(this.fd);
+    this.onCommit();
+  }
+
+  discard(): void {
+    closeSync(this.fd);
+    rmSync(this.file, { force: true });
+  }
+
+  private flush(): void {
+    if (this.buffered === 0) return;
+    writeSync(this.fd, this.buffer.join(''));
+    this.buffer = [];
+    this.buffered = 0;
   }
 }
 

@@ -72,7 +72,7 @@ interface WalkResult {
 }
 
 async function fullSync(options: SyncOptions, folder: SyncFolder, upstream: Upstream, progress: SyncProgress): Promise<WalkResult> {
-  const saved = folder.resume({ upstream: options.upstream, mode: 'full', ordering: '' }).pages;
+  const savedPages = folder.resume({ upstream: options.upstream, mode: 'full', ordering: '' }).pages;
   progress.stage('sync (full)');
   // Page 1 is always fetched again: it gives today's count and the page size.
   const first = await upstream.page(1);
@@ -84,7 +84,7 @@ async function fullSync(options: SyncOptions, folder: SyncFolder, upstream: Upst
   let resumed = 0;
   let records = first.results.length;
   for (let page = 2; page <= pages; page++) {
-    if (page < pages && saved.get(page) === pageSize) {
+    if (page < pages && savedPages.get(page) === pageSize) {
       resumed++;
       records += pageSize;
     } else todo.push(page);
@@ -109,24 +109,64 @@ async function fullSync(options: SyncOptions, folder: SyncFolder, upstream: Upst
     ),
   );
 
-  const merged = mergeById(folder.savedLines());
-  const count = Math.max(...counts);
   if (counts.size > 1) {
     throw new SyncError(
       `the upstream count changed during the sync (${[...counts].join(', ')}): records were added or removed while paging. ` +
         `Run the sync again: it keeps the pages saved and fetches what moved.`,
     );
   }
-  checkCount(merged.size, count, 'full');
-  folder.finish(sortedLines(merged));
-  return { records: merged.size, added: merged.size, pagesFetched: fetched, pagesResumed: resumed };
+  const saved = writeRecords(folder, first.count, 'full', (write) => {
+    // The pages are in ascending id order: written as they are, one page in memory at a time. A record
+    // seen twice (moved to the next page while paging) breaks the order: then merge them in memory.
+    let last = -Infinity;
+    for (const line of folder.savedLines()) {
+      const id = idOf(line);
+      if (id <= last) return false;
+      write(line);
+      last = id;
+    }
+    return true;
+  }) ?? writeRecords(folder, first.count, 'full', (write) => {
+    for (const line of sortedLines(mergeById(folder.savedLines()))) write(line);
+    return true;
+  })!;
+  return { records: saved, added: saved, pagesFetched: fetched, pagesResumed: resumed };
+}
+
+/**
+ * Writes a new records file with `fill`, checks it holds the upstream's count, and puts it in place.
+ * `fill` returns false to give up (the file is dropped and undefined returned, for another way).
+ */
+function writeRecords(
+  folder: SyncFolder,
+  count: number,
+  mode: 'full' | 'incremental',
+  fill: (write: (line: string) => void) => boolean,
+): number | undefined {
+  const writer = folder.newRecordsFile();
+  try {
+    if (!fill((line) => writer.write(line))) {
+      writer.discard();
+      return undefined;
+    }
+    checkCount(writer.lines, count, mode);
+  } catch (error) {
+    writer.discard();
+    throw error;
+  }
+  writer.commit();
+  return writer.lines;
 }
 
 async function incrementalSync(options: SyncOptions, folder: SyncFolder, upstream: Upstream, progress: SyncProgress): Promise<WalkResult> {
   progress.stage('sync (incremental)');
-  const held = new Map<number, string>();
-  for await (const line of folder.recordLines()) held.set(idOf(line), line);
-  const newestHeld = Math.max(0, ...held.keys());
+  // One pass over the records held (sorted by id, as a sync writes them): the newest id.
+  let newestHeld = 0;
+  for await (const line of folder.recordLines()) {
+    const id = idOf(line);
+    if (id <= newestHeld && newestHeld > 0) throw new SyncError(`${folder.recordsFile} is not sorted by id (${id} after ${newestHeld}): run a full sync (--full)`);
+    newestHeld = id;
+  }
   const { pages: saved, walkDone } = folder.resume({ upstream: options.upstream, mode: 'incremental', ordering: '-id' });
 
   // Page 1 is always fetched again, so records added since an interrupted run are not missed.
@@ -159,11 +199,29 @@ async function incrementalSync(options: SyncOptions, folder: SyncFolder, upstrea
   folder.markWalkDone();
   if (fetched === 0) count = (await upstream.page(1, '-id')).count;
 
-  const merged = new Map(held);
-  for (const [id, line] of mergeById(folder.savedLines())) merged.set(id, line);
-  checkCount(merged.size, count, 'incremental');
-  folder.finish(sortedLines(merged));
-  return { records: merged.size, added: merged.size - held.size, pagesFetched: fetched, pagesResumed: resumed };
+  // The pages walked are few: merged in memory, then into the records held as both stream by id.
+  const walked = mergeById(folder.savedLines());
+  const walkedIds = [...walked.keys()].sort((a, b) => a - b);
+  let added = walkedIds.length;
+  const writer = folder.newRecordsFile();
+  try {
+    let next = 0;
+    for await (const line of folder.recordLines()) {
+      const id = idOf(line);
+      while (next < walkedIds.length && walkedIds[next]! < id) writer.write(walked.get(walkedIds[next++]!)!);
+      if (walkedIds[next] === id) {
+        writer.write(walked.get(walkedIds[next++]!)!); // the copy just fetched replaces the one held
+        added--;
+      } else writer.write(line);
+    }
+    while (next < walkedIds.length) writer.write(walked.get(walkedIds[next++]!)!);
+    checkCount(writer.lines, count, 'incremental');
+  } catch (error) {
+    writer.discard();
+    throw error;
+  }
+  writer.commit();
+  return { records: writer.lines, added, pagesFetched: fetched, pagesResumed: resumed };
 }
 
 function checkCount(saved: number, count: number, mode: 'full' | 'incremental'): void {
