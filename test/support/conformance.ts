@@ -3,8 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sendRaw, type RawResponse } from './http.ts';
 
-/** The conformance sets shipped beside the repository (`../shared/conformance`). */
-export const CONFORMANCE_ROOT = fileURLToPath(new URL('../../../shared/conformance/', import.meta.url));
+/**
+ * The conformance sets, copied into the repository from the shared material beside it
+ * (`../shared/conformance`), so that a clone anywhere runs them; test/conformance-copy.test.ts checks
+ * the copy against the original wherever the original is there.
+ */
+export const CONFORMANCE_ROOT = fileURLToPath(new URL('../conformance-sets/', import.meta.url));
+export const SHARED_CONFORMANCE_ROOT = fileURLToPath(new URL('../../../shared/conformance/', import.meta.url));
 export const CONFORMANCE_SETS = ['lda-real', 'synthetic-1k'] as const;
 export const CONFORMANCE_BASE_URL = 'http://mirror.test';
 

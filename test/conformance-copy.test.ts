@@ -1,0 +1,21 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CONFORMANCE_ROOT, SHARED_CONFORMANCE_ROOT } from './support/conformance.ts';
+import { snapshot } from './support/folder-snapshot.ts';
+
+/**
+ * The repository carries a copy of the shared conformance sets (test/conformance-sets/) so that a clone
+ * anywhere can run them. Where the shared original sits beside the repository, the copy must be
+ * byte-identical to it: a changed set shows here, not as a silent difference.
+ */
+describe('the copy of the conformance sets', () => {
+  it.skipIf(!existsSync(SHARED_CONFORMANCE_ROOT))('is byte-identical to ../shared/conformance', () => {
+    expect(snapshot(CONFORMANCE_ROOT).files).toEqual(snapshot(SHARED_CONFORMANCE_ROOT).files);
+  });
+
+  it('holds both sets', () => {
+    for (const set of ['lda-real', 'synthetic-1k']) {
+      for (const file of ['input.ndjson', 'cases.jsonl', 'bodies']) expect(existsSync(`${CONFORMANCE_ROOT}${set}/${file}`), `${set}/${file}`).toBe(true);
+    }
+  });
+});
