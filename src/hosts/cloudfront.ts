@@ -1,6 +1,7 @@
 import type { ErrorAnswer, RewriteMap } from '../plan/rewrite-map.ts';
 import { jsonText } from '../render/json-text.ts';
 import { generatedNotice, type HostAdapter } from './host-adapter.ts';
+import { headersBesideContentType } from './route-parts.ts';
 import { CLOUDFRONT_FUNCTION, MAP_GLOBAL } from './host-programs.generated.ts';
 
 /**
@@ -67,14 +68,10 @@ function withoutVariants(answer: ErrorAnswer & { byMethod?: unknown; byName?: un
   return rest;
 }
 
-/** The headers S3 does not send: the map's, but Content-Type, which is the objects' metadata. */
-function policyHeaders(map: RewriteMap): [string, string][] {
-  return Object.entries(map.headers).filter(([name]) => name.toLowerCase() !== 'content-type');
-}
-
 /** For `aws cloudfront create-response-headers-policy --response-headers-policy-config file://...`. */
 function responseHeadersPolicy(map: RewriteMap): object {
-  const headers = policyHeaders(map);
+  // S3 sends Content-Type from the objects' metadata; the policy adds the others.
+  const headers = headersBesideContentType(map);
   return {
     Name: 'lda-clients-mirror-api-headers',
     Comment: `The API headers on the files S3 serves (${headers.map(([name]) => name).join(', ')}); Content-Type is the objects' metadata.`,

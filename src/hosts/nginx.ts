@@ -1,7 +1,7 @@
 import type { ErrorAnswer, RewriteMap, ValueFolders } from '../plan/rewrite-map.ts';
 import { generatedNotice, type HostAdapter, type HostTarget } from './host-adapter.ts';
 import { lastValuePattern, numberRangePattern, oneOfPattern, pageNumberPattern } from './query-patterns.ts';
-import { DOT_SEGMENT_PATTERN, answerBody, fillFile, recordPathPattern } from './route-parts.ts';
+import { DOT_SEGMENT_PATTERN, answerBody, fillFile, headersBesideContentType, recordPathPattern } from './route-parts.ts';
 
 /**
  * nginx: `map` blocks (http level) read the query the way the map says, and one `server { }` block
@@ -143,9 +143,7 @@ function methodCheck(map: RewriteMap): string[] {
 
 /** The map's headers but Content-Type (which `types` and `default_type` give), on every status. */
 function apiHeaders(map: RewriteMap, indent: string): string[] {
-  return Object.entries(map.headers)
-    .filter(([name]) => name.toLowerCase() !== 'content-type')
-    .map(([name, value]) => `${indent}add_header ${name} ${quote(value)} always;`);
+  return headersBesideContentType(map).map(([name, value]) => `${indent}add_header ${name} ${quote(value)} always;`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ErrorAnswer } from '../plan/rewrite-map.ts';
+import type { ErrorAnswer, RewriteMap } from '../plan/rewrite-map.ts';
 import { MAX_ID_DIGITS } from '../routing/resolve-request.ts';
 import { escapeRegex } from './query-patterns.ts';
 
@@ -49,4 +49,9 @@ export function answerBody(answer: ErrorAnswer, expressions: Record<string, stri
   const names = [...answer.template.matchAll(placeholder)].map((match) => match[1]!);
   if (names.some((name) => expressions[name] === undefined)) return answer.body;
   return answer.template.replace(placeholder, (_, name: string) => expressions[name]!);
+}
+
+/** The map's headers but Content-Type, for hosts that give files their type another way (MIME types, S3 metadata). */
+export function headersBesideContentType(map: RewriteMap): [string, string][] {
+  return Object.entries(map.headers).filter(([name]) => name.toLowerCase() !== 'content-type');
 }

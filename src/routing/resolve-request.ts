@@ -14,19 +14,16 @@ export type Answer =
 const ECHO_LIMIT = 100;
 
 export function resolveRequest(map: RewriteMap, method: string, target: string): Answer {
-  const queryStart = target.indexOf('?');
-  const rawPath = queryStart < 0 ? target : target.slice(0, queryStart);
-  const rawQuery = queryStart < 0 ? '' : target.slice(queryStart + 1);
-  const path = normalizePath(rawPath);
-  const route = matchRoute(map, path);
+  const { rawPath, rawQuery } = splitTarget(target);
+  const route = matchRoute(map, normalizePath(rawPath));
 
   if (route.kind === 'none') return error(map.errors.notFound);
   if (!map.methods.includes(method)) return methodNotAllowed(map, method);
   if (route.kind === 'redirect') {
-    return { kind: 'redirect', status: 301, location: `${route.path}/${queryStart < 0 ? '' : `?${rawQuery}`}` };
+    return { kind: 'redirect', status: 301, location: `${route.path}/${rawQuery === undefined ? '' : `?${rawQuery}`}` };
   }
 
-  const query = lastValues(rawQuery);
+  const query = lastValues(rawQuery ?? '');
   if (route.kind === 'record') {
     const folder = pick(route.format, query.get('format'));
     if (folder === undefined) return error(map.errors.notFound);
@@ -103,15 +100,24 @@ function matchRoute(map: RewriteMap, path: string): Route {
   return { kind: 'none' };
 }
 
+/** A request target split at its first `?`: the path as sent, and the query as sent (undefined: no `?`). */
+export function splitTarget(target: string): { rawPath: string; rawQuery: string | undefined } {
+  const queryStart = target.indexOf('?');
+  return queryStart < 0 ? { rawPath: target, rawQuery: undefined } : { rawPath: target.slice(0, queryStart), rawQuery: target.slice(queryStart + 1) };
+}
+
+/** Percent-decodes a path; malformed percent-encoding is kept as sent (it then matches no route: 404). */
+export function decodePath(rawPath: string): string {
+  try {
+    return decodeURIComponent(rawPath);
+  } catch {
+    return rawPath;
+  }
+}
+
 /** Percent-decodes the path (as Django does before routing) and reads runs of `/` as one. */
 export function normalizePath(rawPath: string): string {
-  let decoded = rawPath;
-  try {
-    decoded = decodeURIComponent(rawPath);
-  } catch {
-    // Malformed percent-encoding: keep the text as sent; it matches no route and answers 404.
-  }
-  return decoded.replace(/\/{2,}/g, '/');
+  return decodePath(rawPath).replace(/\/{2,}/g, '/');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -99,6 +99,28 @@ export class SyncFolder {
   async *recordLines(): AsyncGenerator<string> {
     const lines = createInterface({ input: createReadStream(this.recordsFile, 'utf8'), crlfDelay: Infinity });
     for await (const line of lines) if (line.trim() !== '') yield line;
+  }
+
+  /** The last record of the last complete sync, read from the end of the file (it can be large). */
+  lastRecordLine(): string | undefined {
+    const fd = openSync(this.recordsFile, 'r');
+    try {
+      let end = fstatSync(fd).size;
+      let tail = Buffer.alloc(0);
+      while (end > 0) {
+        const size = Math.min(64 * 1024, end);
+        const chunk = Buffer.alloc(size);
+        readSync(fd, chunk, 0, size, end - size);
+        end -= size;
+        tail = Buffer.concat([chunk, tail]);
+        const lines = tail.toString('utf8').split('\n').filter((line) => line.trim() !== '');
+        // A whole line is known once a newline precedes it, or the file's start is reached.
+        if (lines.length > 1 || (end === 0 && lines.length === 1)) return lines.at(-1);
+      }
+      return undefined;
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Half-written files of a killed run: never read, removed before a run starts. */

@@ -115,21 +115,23 @@ async function fullSync(options: SyncOptions, folder: SyncFolder, upstream: Upst
         `Run the sync again: it keeps the pages saved and fetches what moved.`,
     );
   }
-  const saved = writeRecords(folder, first.count, 'full', (write) => {
-    // The pages are in ascending id order: written as they are, one page in memory at a time. A record
-    // seen twice (moved to the next page while paging) breaks the order: then merge them in memory.
-    let last = -Infinity;
-    for (const line of folder.savedLines()) {
-      const id = idOf(line);
-      if (id <= last) return false;
-      write(line);
-      last = id;
-    }
-    return true;
-  }) ?? writeRecords(folder, first.count, 'full', (write) => {
-    for (const line of sortedLines(mergeById(folder.savedLines()))) write(line);
-    return true;
-  })!;
+  const saved =
+    (await writeRecords(folder, first.count, 'full', (write) => {
+      // The pages are in ascending id order: written as they are, one page in memory at a time. A record
+      // seen twice (moved to the next page while paging) breaks the order: then merge them in memory.
+      let last = -Infinity;
+      for (const line of folder.savedLines()) {
+        const id = idOf(line);
+        if (id <= last) return false;
+        write(line);
+        last = id;
+      }
+      return true;
+    })) ??
+    (await writeRecords(folder, first.count, 'full', (write) => {
+      for (const line of sortedLines(mergeById(folder.savedLines()))) write(line);
+      return true;
+    }))!;
   return { records: saved, added: saved, pagesFetched: fetched, pagesResumed: resumed };
 }
 
@@ -137,15 +139,15 @@ async function fullSync(options: SyncOptions, folder: SyncFolder, upstream: Upst
  * Writes a new records file with `fill`, checks it holds the upstream's count, and puts it in place.
  * `fill` returns false to give up (the file is dropped and undefined returned, for another way).
  */
-function writeRecords(
+async function writeRecords(
   folder: SyncFolder,
   count: number,
   mode: 'full' | 'incremental',
-  fill: (write: (line: string) => void) => boolean,
-): number | undefined {
+  fill: (write: (line: string) => void) => boolean | Promise<boolean>,
+): Promise<number | undefined> {
   const writer = folder.newRecordsFile();
   try {
-    if (!fill((line) => writer.write(line))) {
+    if (!(await fill((line) => writer.write(line)))) {
       writer.discard();
       return undefined;
     }
@@ -160,14 +162,10 @@ function writeRecords(
 
 async function incrementalSync(options: SyncOptions, folder: SyncFolder, upstream: Upstream, progress: SyncProgress): Promise<WalkResult> {
   progress.stage('sync (incremental)');
-  // One pass over the records held (sorted by id, as a sync writes them): the newest id.
-  let newestHeld = 0;
-  for await (const line of folder.recordLines()) {
-    const id = idOf(line);
-    if (id <= newestHeld && newestHeld > 0) throw new SyncError(`${folder.recordsFile} is not sorted by id (${id} after ${newestHeld}): run a full sync (--full)`);
-    newestHeld = id;
-  }
-  const { pages: saved, walkDone } = folder.resume({ upstream: options.upstream, mode: 'incremental', ordering: '-id' });
+  // The records held are sorted by id (a sync writes them so; the merge below checks): the newest is the last.
+  const lastHeld = folder.lastRecordLine();
+  const newestHeld = lastHeld === undefined ? 0 : idOf(lastHeld);
+  const { pages: savedPages, walkDone } = folder.resume({ upstream: options.upstream, mode: 'incremental', ordering: '-id' });
 
   // Page 1 is always fetched again, so records added since an interrupted run are not missed.
   let page = 1;
@@ -179,7 +177,7 @@ async function incrementalSync(options: SyncOptions, folder: SyncFolder, upstrea
   while (!reachedHeld) {
     let lines: string[];
     let next: string | null;
-    if (page > 1 && saved.has(page)) {
+    if (page > 1 && savedPages.has(page)) {
       lines = folder.pageLines(page);
       next = lines.length > 0 ? 'saved' : null;
       resumed++;
@@ -203,25 +201,23 @@ async function incrementalSync(options: SyncOptions, folder: SyncFolder, upstrea
   const walked = mergeById(folder.savedLines());
   const walkedIds = [...walked.keys()].sort((a, b) => a - b);
   let added = walkedIds.length;
-  const writer = folder.newRecordsFile();
-  try {
+  const saved = (await writeRecords(folder, count, 'incremental', async (write) => {
     let next = 0;
+    let previous = 0;
     for await (const line of folder.recordLines()) {
       const id = idOf(line);
-      while (next < walkedIds.length && walkedIds[next]! < id) writer.write(walked.get(walkedIds[next++]!)!);
+      if (id <= previous) throw new SyncError(`${folder.recordsFile} is not sorted by id (${id} after ${previous}): run a full sync (--full)`);
+      previous = id;
+      while (next < walkedIds.length && walkedIds[next]! < id) write(walked.get(walkedIds[next++]!)!);
       if (walkedIds[next] === id) {
-        writer.write(walked.get(walkedIds[next++]!)!); // the copy just fetched replaces the one held
+        write(walked.get(walkedIds[next++]!)!); // the copy just fetched replaces the one held
         added--;
-      } else writer.write(line);
+      } else write(line);
     }
-    while (next < walkedIds.length) writer.write(walked.get(walkedIds[next++]!)!);
-    checkCount(writer.lines, count, 'incremental');
-  } catch (error) {
-    writer.discard();
-    throw error;
-  }
-  writer.commit();
-  return { records: writer.lines, added, pagesFetched: fetched, pagesResumed: resumed };
+    while (next < walkedIds.length) write(walked.get(walkedIds[next++]!)!);
+    return true;
+  }))!;
+  return { records: saved, added, pagesFetched: fetched, pagesResumed: resumed };
 }
 
 function checkCount(saved: number, count: number, mode: 'full' | 'incremental'): void {

@@ -21,10 +21,6 @@ const LOAD = [
   ['headers_module', 'mod_headers.so'],
 ];
 
-export function hasApache(): boolean {
-  return existsSync(APACHE_BINARY);
-}
-
 export async function startApache(siteFile: string, folder: string, port: number): Promise<RealServer> {
   const run = path.join(folder, 'apache-run');
   mkdirSync(run, { recursive: true });

@@ -77,7 +77,8 @@ function rejectedParameter(target: string): string {
   throw new Error(`no rejected parameter in ${target}`);
 }
 
-function parseDetail(body: Buffer): string | undefined {
+/** The `detail` string of a JSON error body, or undefined when the body is not one. */
+export function parseDetail(body: Buffer): string | undefined {
   try {
     const parsed = JSON.parse(body.toString('utf8')) as { detail?: unknown };
     return typeof parsed.detail === 'string' ? parsed.detail : undefined;

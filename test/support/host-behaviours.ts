@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Behaviour } from '../../src/hosts/behaviours.ts';
 import type { RewriteMap } from '../../src/plan/rewrite-map.ts';
 import { resolveRequest } from '../../src/routing/resolve-request.ts';
+import { parseDetail } from './conformance.ts';
 
 /**
  * The requests behind each column of the README's host table, written for a build of the lda-real
@@ -130,7 +131,7 @@ export function differences(behaviour: Behaviour, probe: Probe, expected: Exchan
     const got = resolved ? `${resolved.pathname}${resolved.search}` : String(location);
     if (got !== expected.headers.location) problems.push(`Location ${got}, expected ${String(expected.headers.location)}`);
   } else if (expected.status === 400) {
-    const detail = detailOf(actual.body);
+    const detail = parseDetail(actual.body);
     const parameter = /Unsupported (?:filter )?(\w+)/.exec(expected.body.toString())?.[1] ?? '';
     if (detail === undefined || !detail.includes(parameter)) problems.push(`400 detail ${JSON.stringify(detail)} does not name ${parameter}`);
   } else if (!actual.body.equals(expected.body)) {
@@ -144,13 +145,4 @@ export function differences(behaviour: Behaviour, probe: Probe, expected: Exchan
     }
   }
   return problems.map((problem) => `${probe.method} ${probe.target}: ${problem}`);
-}
-
-function detailOf(body: Buffer): string | undefined {
-  try {
-    const parsed = JSON.parse(body.toString('utf8')) as { detail?: unknown };
-    return typeof parsed.detail === 'string' ? parsed.detail : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllRedirects } from 'netlify-redirect-parser';
+import { decodePath, splitTarget } from '../../src/routing/resolve-request.ts';
 import type { Exchange, Probe } from './host-behaviours.ts';
 
 /**
@@ -94,9 +95,7 @@ const IGNORED_CUSTOM_HEADERS = [
 ];
 
 export function netlifyAnswer(site: NetlifySite, probe: Probe): Exchange {
-  const queryStart = probe.target.indexOf('?');
-  const rawPath = queryStart < 0 ? probe.target : probe.target.slice(0, queryStart);
-  const rawQuery = queryStart < 0 ? '' : probe.target.slice(queryStart + 1);
+  const { rawPath, rawQuery = '' } = splitTarget(probe.target);
   // Netlify does not document whether rules see the percent-decoded path; its CLI's emulation hands its
   // matcher `decodeURIComponent(pathname)` (netlify/cli src/utils/rules-proxy.ts), which this follows.
   const requestPath = decodePath(rawPath);
@@ -218,12 +217,4 @@ function notFound(site: NetlifySite): Exchange {
   const custom = staticFile(site.dir, '/404.html');
   const body = custom === undefined ? Buffer.from('<!DOCTYPE html><title>Page not found</title><p>Page not found') : readFileSync(custom);
   return { status: 404, headers: { 'content-type': 'text/html; charset=UTF-8' }, body };
-}
-
-function decodePath(rawPath: string): string {
-  try {
-    return decodeURIComponent(rawPath);
-  } catch {
-    return rawPath;
-  }
 }

@@ -1,13 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { loadMap } from '../../src/built-folder.ts';
-import { resolveRequest } from '../../src/routing/resolve-request.ts';
+import { expectedExchange } from './host-behaviours.ts';
 
 /**
  * A stand-in for the live service in sync tests: it answers from a built folder exactly as the mirror
- * does, logs every request (with its Authorization header and arrival time), and lets a test make any
+ * does (the preview's answer, `expectedExchange`), logs every request (with its Authorization header and arrival time), and lets a test make any
  * request fail: a status with headers (429 with Retry-After, 503...), a connection dropped before the
  * answer, or one cut in the middle of the body.
  */
@@ -55,10 +53,9 @@ export async function startTestUpstream(dir: string, faultFor: (request: LoggedR
       setTimeout(() => request.socket.destroy(), 20);
       return;
     }
-    const answer: { status: number; headers?: Record<string, string>; body?: string } =
-      fault ?? answerFromFolder(folder, map, request.method ?? 'GET', entry.target);
+    const answer = fault ?? expectedExchange(map, folder, { method: request.method ?? 'GET', target: entry.target });
     entry.answered = answer.status;
-    response.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers });
+    response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
     response.end(answer.body ?? '');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -76,11 +73,4 @@ export async function startTestUpstream(dir: string, faultFor: (request: LoggedR
         server.close(() => resolve());
       }),
   };
-}
-
-function answerFromFolder(dir: string, map: Awaited<ReturnType<typeof loadMap>>, method: string, target: string) {
-  const answer = resolveRequest(map, method, target);
-  if (answer.kind === 'file') return { status: 200, body: readFileSync(path.join(dir, answer.file), 'utf8') };
-  if (answer.kind === 'error') return { status: answer.status, body: answer.body };
-  return { status: 301, headers: { Location: answer.location }, body: '' };
 }

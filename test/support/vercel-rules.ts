@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { decodePath, splitTarget } from '../../src/routing/resolve-request.ts';
 import type { Exchange, Probe } from './host-behaviours.ts';
 
 /**
@@ -79,9 +80,7 @@ export function loadVercelSite(dir: string): VercelSite {
 }
 
 export function vercelAnswer(site: VercelSite, probe: Probe): Exchange {
-  const queryStart = probe.target.indexOf('?');
-  const rawPath = queryStart < 0 ? probe.target : probe.target.slice(0, queryStart);
-  const rawQuery = queryStart < 0 ? '' : probe.target.slice(queryStart + 1);
+  const { rawPath, rawQuery = '' } = splitTarget(probe.target);
   // Vercel does not say whether sources see the percent-decoded path; this evaluator decodes it first.
   const requestPath = decodePath(rawPath);
   const query = new URLSearchParams(rawQuery);
@@ -286,12 +285,4 @@ function serveFile(probe: Probe, file: string, status: number, headers: Record<s
 function platformError(status: number): Exchange {
   const code = status === 404 ? 'NOT_FOUND' : status === 405 ? 'METHOD_NOT_ALLOWED' : `STATUS_${status}`;
   return { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(`${code}\n`) };
-}
-
-function decodePath(rawPath: string): string {
-  try {
-    return decodeURIComponent(rawPath);
-  } catch {
-    return rawPath;
-  }
 }
