@@ -12,6 +12,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { wholeNumber } from '../src/config.ts';
+import { MAP_FILE, choiceStep, listRoute, type RewriteMap } from '../src/plan/rewrite-map.ts';
+import { resolveRequest } from '../src/routing/resolve-request.ts';
 import type { BuildSummary } from '../src/build.ts';
 import type { ChildStats } from './bench/child-stats.ts';
 import { writeNightlyChange } from './bench/nightly-change.ts';
@@ -128,27 +130,31 @@ async function throughput(command: string[], paths: string[], port: number): Pro
   }
 }
 
-async function measurePreview(summary: BuildSummary): Promise<{ preview: Throughput[]; alone: Throughput[] }> {
-  const map = JSON.parse(readFileSync(path.join(out, 'rewrite-map.json'), 'utf8')) as {
-    list: { page: { last: number }; format: Record<string, string>; ordering: Record<string, string> };
-  };
-  const formatValues = Object.keys(map.list.format);
-  const orderingValues = Object.keys(map.list.ordering);
+async function measurePreview(): Promise<{ preview: Throughput[]; alone: Throughput[] }> {
+  const map = JSON.parse(readFileSync(path.join(out, MAP_FILE), 'utf8')) as RewriteMap;
+  const list = listRoute(map);
+  const formatValues = Object.keys(choiceStep(list, 'format')?.choices ?? { '': '' });
+  const orderingValues = Object.keys(choiceStep(list, 'ordering')?.choices ?? { '': '' });
   let seed = 42;
   const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
   const picks = Array.from({ length: 2000 }, () => ({
     format: formatValues[random(formatValues.length)]!,
     ordering: orderingValues[random(orderingValues.length)]!,
-    page: 1 + random(summary.pages / (formatValues.length * orderingValues.length)),
+    page: 1 + random(list.page.last),
   }));
   const apiPaths = picks.map(({ format, ordering, page }) => {
     const query = new URLSearchParams();
     if (format) query.set('format', format);
     if (ordering) query.set('ordering', ordering);
     query.set('page', String(page));
-    return `/api/v1/clients/?${query}`;
+    return `${list.path}?${query}`;
   });
-  const filePaths = picks.map(({ format, ordering, page }) => `/pages/${map.list.format[format]}/${map.list.ordering[ordering]}/${page}.json`);
+  // The same pages as files, named by the router the preview runs: serve-handler alone serves them.
+  const filePaths = apiPaths.map((target) => {
+    const answer = resolveRequest(map, 'GET', target);
+    if (answer.kind !== 'file') throw new Error(`${target} is not a page of the build: ${answer.status}`);
+    return `/${answer.file}`;
+  });
   const preview: Throughput[] = [];
   const alone: Throughput[] = [];
   for (let run = 1; run <= runs; run++) {
@@ -242,7 +248,7 @@ function report(figures: RunFigures[], previewFigures: Awaited<ReturnType<typeof
 prepareInputs();
 const figures: RunFigures[] = [];
 for (let run = 1; run <= runs; run++) figures.push(await measureRun(run));
-const previewFigures = values['skip-preview'] ? undefined : await measurePreview(figures[0]!.build.result as BuildSummary);
+const previewFigures = values['skip-preview'] ? undefined : await measurePreview();
 const section = report(figures, previewFigures);
 console.log(section);
 const reportFile = values.report ?? 'BENCHMARKS.md';

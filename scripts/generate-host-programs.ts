@@ -1,35 +1,39 @@
 /**
- * Writes src/hosts/host-programs.generated.ts: the programs that the Cloudflare and CloudFront host
- * adapters emit, bundled from our own source (src/routing/resolve-request.ts, the router the preview
- * runs, and each host's glue in src/hosts/), so that no host runs a second, hand-copied router.
+ * Writes the programs that the Cloudflare and CloudFront hosts emit, bundled from our own source
+ * (src/routing/resolve-request.ts, the router the preview runs, and each host's glue), so that no host
+ * runs a second, hand-copied router:
+ *
+ * - src/hosts/cloudflare/worker.generated.js: an ES module (Workers run modern JavaScript), bundled
+ *   from src/hosts/cloudflare/worker.ts as is.
+ * - src/hosts/cloudfront/function.generated.js: runtime cloudfront-js-2.0 documents ES 5.1 plus a few
+ *   later features, and no `Map`, `URLSearchParams` or `Object.hasOwn`. The bundle of
+ *   src/hosts/cloudfront/function.ts gets those from src/hosts/cloudfront/es5-globals.ts, and
+ *   TypeScript lowers its syntax to ES5.
  *
  *   npx tsx scripts/generate-host-programs.ts
  *
- * Run it after changing the router or the glue; the host tests fail while the file is stale. The
- * bundling needs esbuild (tsx's own) and TypeScript (a dev dependency), so it happens here, once,
- * and `npm run emit` needs neither.
- *
- * - Cloudflare Worker: an ES module, bundled as is (Workers run modern JavaScript).
- * - CloudFront Function: runtime cloudfront-js-2.0 documents ES 5.1 plus a few later features, and
- *   no `Map`, `URLSearchParams` or `Object.hasOwn`. The bundle gets those from
- *   src/hosts/cloudfront-globals.ts, TypeScript lowers its syntax to ES5, and esbuild minifies it
- *   (the function's code, map included, must stay under 10 KB).
+ * Run it after changing the router or the glue; the host tests fail while a file is stale. Both files
+ * are readable and committed: the emitters read them and put the map in front (`npm run emit` needs
+ * neither esbuild nor TypeScript).
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildSync, transformSync } from 'esbuild';
+import { buildSync } from 'esbuild';
 import ts from 'typescript';
+import { MAP_GLOBAL as WORKER_MAP_GLOBAL, WORKER_PROGRAM } from '../src/hosts/cloudflare/cloudflare.ts';
+import { FUNCTION_PROGRAM, MAP_GLOBAL as FUNCTION_MAP_GLOBAL } from '../src/hosts/cloudfront/cloudfront.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const HOSTS_DIR = fileURLToPath(new URL('../src/hosts/', import.meta.url));
-export const GENERATED_FILE = fileURLToPath(new URL('../src/hosts/host-programs.generated.ts', import.meta.url));
+const COMMAND = 'npx tsx scripts/generate-host-programs.ts';
 
-/** The global the emitted programs read the rewrite map from: the adapters define it before the program. */
-export const MAP_GLOBAL = 'LDA_REWRITE_MAP';
+/** What the router uses beyond the CloudFront runtime, and the stand-in (es5-globals.ts) for each. */
+const ES5_STAND_INS = { Map: 'QueryValues', URLSearchParams: 'QueryPairs', 'Object.hasOwn': 'hasOwn' };
 
 function bundle(entry: string, options: Parameters<typeof buildSync>[0]): string {
   const result = buildSync({
-    stdin: { contents: entry, resolveDir: HOSTS_DIR, loader: 'ts', sourcefile: 'entry.ts' },
+    // The entry is written here, and its section of the bundle says so.
+    stdin: { contents: entry, resolveDir: HOSTS_DIR, loader: 'ts', sourcefile: fileURLToPath(import.meta.url) },
     // Paths in the bundle's comments are relative to the repository, wherever this runs from.
     absWorkingDir: REPO_ROOT,
     bundle: true,
@@ -43,50 +47,75 @@ function bundle(entry: string, options: Parameters<typeof buildSync>[0]): string
   return result.outputFiles![0]!.text;
 }
 
-/** The Worker: `export default { fetch }` over the router, reading the map from `LDA_REWRITE_MAP`. */
-export function cloudflareWorkerProgram(): string {
-  return bundle(`import { cloudflareWorker } from './cloudflare-worker.ts';\nexport default cloudflareWorker(${MAP_GLOBAL});\n`, {
-    format: 'esm',
-    target: 'es2022',
-  });
-}
-
-/** The CloudFront Function: a top-level `function handler(event)` over the router, in ES5. */
-export function cloudfrontFunctionProgram(): string {
-  const modern = bundle(`import { cloudfrontHandler } from './cloudfront-function.ts';\nexport const handle = cloudfrontHandler(${MAP_GLOBAL});\n`, {
-    format: 'iife',
-    globalName: 'lda',
-    target: 'es2022',
-    inject: [`${HOSTS_DIR}cloudfront-globals.ts`],
-    define: { 'Object.hasOwn': 'hasOwn' },
-  });
-  const es5 = ts.transpileModule(modern, {
-    compilerOptions: { target: ts.ScriptTarget.ES5, module: ts.ModuleKind.None, removeComments: true, alwaysStrict: false },
-    reportDiagnostics: false,
-  }).outputText;
-  const minified = transformSync(es5, { minify: true, target: 'es5', charset: 'utf8', legalComments: 'none' }).code;
-  return `${minified.trimEnd()}\nfunction handler(event){return lda.handle(event)}\n`;
-}
-
-export function generatedModule(): string {
+function header(sources: string[], lines: string[]): string {
   return [
-    '// Generated by scripts/generate-host-programs.ts from src/routing/resolve-request.ts and the glue in',
-    '// src/hosts/ (cloudflare-worker.ts, cloudfront-function.ts, cloudfront-globals.ts): do not edit.',
-    '// Regenerate with `npx tsx scripts/generate-host-programs.ts`; the host tests fail while it is stale.',
-    '',
-    `/** The global the programs read the rewrite map from; the adapters define it first. */`,
-    `export const MAP_GLOBAL = ${JSON.stringify(MAP_GLOBAL)};`,
-    '',
-    '/** The Cloudflare Worker (an ES module with `export default { fetch }`). */',
-    `export const CLOUDFLARE_WORKER = ${JSON.stringify(cloudflareWorkerProgram())};`,
-    '',
-    '/** The CloudFront Function (cloudfront-js-2.0, ES5, minified; `function handler(event)`). */',
-    `export const CLOUDFRONT_FUNCTION = ${JSON.stringify(cloudfrontFunctionProgram())};`,
+    `// Generated by scripts/generate-host-programs.ts from ${sources.join(', ')}: do not edit.`,
+    `// Regenerate with \`${COMMAND}\`; the host tests fail while this file is stale.`,
+    ...lines.map((line) => `// ${line}`),
     '',
   ].join('\n');
 }
 
+/** The Worker: `export default { fetch }` over the router, reading the map from the global the emitter defines. */
+export function cloudflareWorkerProgram(): string {
+  const entry = `import { cloudflareWorker } from './cloudflare/worker.ts';\nconst worker = cloudflareWorker(${WORKER_MAP_GLOBAL});\nexport { worker as default };\n`;
+  const code = bundle(entry, {
+    format: 'esm',
+    target: 'es2022',
+  });
+  return (
+    header(
+      ['src/routing/resolve-request.ts', 'src/hosts/cloudflare/worker.ts'],
+      [`src/hosts/cloudflare/cloudflare.ts emits it as worker.js, after \`const ${WORKER_MAP_GLOBAL} = <the rewrite map>;\`.`],
+    ) + code
+  );
+}
+
+/**
+ * The CloudFront Function: a top-level `function handler(event)` over the router, in ES5. The bundle
+ * is flat (esbuild's `esm` format, nothing exported), since the runtime looks `handler` up at the top;
+ * the stand-ins for `Map` and `URLSearchParams` get names of their own so as not to replace the
+ * runtime's globals. Tree shaking is off because it would drop `handler`, which nothing calls.
+ */
+export function cloudfrontFunctionProgram(): string {
+  const modern = bundle(
+    [
+      "import { cloudfrontHandler, type ViewerRequestEvent } from './cloudfront/function.ts';",
+      `const handle = cloudfrontHandler(${FUNCTION_MAP_GLOBAL});`,
+      'function handler(event: ViewerRequestEvent) {',
+      '  return handle(event);',
+      '}',
+      '',
+    ].join('\n'),
+    {
+      format: 'esm',
+      target: 'es2022',
+      treeShaking: false,
+      inject: [`${HOSTS_DIR}cloudfront/es5-globals.ts`],
+      define: ES5_STAND_INS,
+    },
+  );
+  const es5 = ts.transpileModule(modern, {
+    compilerOptions: { target: ts.ScriptTarget.ES5, module: ts.ModuleKind.None, alwaysStrict: false, newLine: ts.NewLineKind.LineFeed },
+    reportDiagnostics: false,
+  }).outputText;
+  return (
+    header(
+      ['src/routing/resolve-request.ts', 'src/hosts/cloudfront/function.ts', 'src/hosts/cloudfront/es5-globals.ts'],
+      [
+        'ES5 for the cloudfront-js-2.0 runtime. src/hosts/cloudfront/cloudfront.ts emits it as function.js, after',
+        `\`var ${FUNCTION_MAP_GLOBAL} = <the rewrite map>;\`, with comments and spaces left out to fit CloudFront's 10 KB.`,
+      ],
+    ) + es5
+  );
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(GENERATED_FILE, generatedModule());
-  console.log(`wrote ${GENERATED_FILE}`);
+  for (const [file, program] of [
+    [WORKER_PROGRAM, cloudflareWorkerProgram()],
+    [FUNCTION_PROGRAM, cloudfrontFunctionProgram()],
+  ] as const) {
+    writeFileSync(file, program);
+    console.log(`wrote ${file}`);
+  }
 }

@@ -5,13 +5,13 @@ import { ORDERINGS } from './contract.ts';
 import { checkSite } from './check/check-site.ts';
 import { findInputFiles } from './ingest/find-input-files.ts';
 import { loadRecords } from './ingest/load-records.ts';
-import { createRewriteMap } from './plan/rewrite-map.ts';
+import { createRewriteMap, listRoute } from './plan/rewrite-map.ts';
 import { produceSite } from './produce/produce-site.ts';
-import { siteFolders } from './render/site-files.ts';
 import { silentProgress, type Progress } from './report/progress.ts';
 import { timedStages } from './report/timed-stages.ts';
 import { checkRecordsInAreRecordsOut } from './check/records-balance.ts';
 import { RecordStore } from './store/record-store.ts';
+import { serve } from './hosts/serve/serve.ts';
 import { readManifestBatches } from './write/manifest.ts';
 import { openOutputSlot } from './write/output-slot.ts';
 import { writeSite } from './write/write-site.ts';
@@ -48,8 +48,8 @@ export interface BuildSummary {
 
 /**
  * The build, top to bottom: find input files -> read and validate records into the store -> plan the
- * site (the rewrite map) -> render every file -> write them into a new folder -> switch the output
- * to it. Until the switch, the previous output is untouched; on any failure it stays as it was.
+ * site (the rewrite map) -> render every file -> write them into a new folder -> emit the zero-config
+ * host files (serve.json) -> check the folder -> switch the output to it. Until the switch, the previous output is untouched; on any failure it stays as it was.
  */
 export async function build(options: BuildOptions, reporter: Progress = silentProgress, world: BuildWorld = {}): Promise<BuildSummary> {
   const started = performance.now();
@@ -82,9 +82,10 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     store.close();
 
     progress.stage('write');
-    const written = await writeSite(produceSite(store.file, map, options.formats), {
+    // The configuration of the host that needs no other (`npx serve dist`), listed and linked like every file.
+    const hostFiles = serve.emit({ map, dir: slot.buildDir }).map((file) => ({ path: file.name, body: file.text }));
+    const written = await writeSite(produceSite(store.file, map, options.formats, hostFiles), {
       root: slot.buildDir,
-      folders: siteFolders(options.formats),
       previousDir: slot.previousDir,
       concurrency: options.concurrency,
       io: world.io,
@@ -114,7 +115,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       skippedProblems: loaded.problems,
       skippedProblemsTruncated: loaded.problemsTruncated,
       ...counts,
-      pages: map.list.page.last * ORDERINGS.length * options.formats.length,
+      pages: listRoute(map).page.last * ORDERINGS.length * options.formats.length,
       files: written.files,
       bytes: written.bytes,
       written: written.written,

@@ -4,9 +4,9 @@ import { UsageError } from './errors.ts';
 
 /** What a user passes to a build: loose strings, as they come from the command line. */
 export interface BuildConfig {
-  input: string[];
-  out: string;
-  baseUrl: string;
+  input?: string[];
+  out?: string;
+  baseUrl?: string;
   formats?: string;
   concurrency?: string | number;
   problemLimit?: string | number;
@@ -25,22 +25,35 @@ export interface BuildOptions {
   skipInvalid: boolean;
   /** Verify the new folder (links, reachability, counts, manifest) before switching to it. */
   check: boolean;
+  /** What the user should know about the settings (a default they may not want), for the command to print. */
+  warnings: string[];
 }
+
+/** Where a build reads and writes, and the URL of its links, when the user does not say. */
+export const DEFAULT_INPUT = 'data';
+export const DEFAULT_OUT = 'dist';
+export const DEFAULT_BASE_URL = 'http://localhost:3000';
 
 export const DEFAULT_FORMATS = 'none,api,json';
 
 export function resolveBuildOptions(config: BuildConfig): BuildOptions {
-  if (config.input.length === 0) throw new UsageError('--input is required: a records file, a folder of them, or a glob');
-  if (!config.out) throw new UsageError('--out is required: the output folder');
+  const warnings: string[] = [];
+  if (!config.baseUrl) {
+    warnings.push(
+      `no --base-url given: every link points at ${DEFAULT_BASE_URL}, right for npm run preview only. ` +
+        'To publish, build with --base-url <the URL the mirror is served at>.',
+    );
+  }
   return {
-    inputs: config.input,
-    out: config.out,
-    baseUrl: parseBaseUrl(config.baseUrl),
+    inputs: config.input === undefined || config.input.length === 0 ? [DEFAULT_INPUT] : config.input,
+    out: config.out || DEFAULT_OUT,
+    baseUrl: parseBaseUrl(config.baseUrl || DEFAULT_BASE_URL),
     formats: parseFormats(config.formats ?? DEFAULT_FORMATS),
     concurrency: wholeNumber('--concurrency', config.concurrency ?? Math.max(8, availableParallelism() * 4), 1),
     problemLimit: wholeNumber('--problem-limit', config.problemLimit ?? 50, 1),
     skipInvalid: config.skipInvalid ?? false,
     check: !(config.skipCheck ?? false),
+    warnings,
   };
 }
 

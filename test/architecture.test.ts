@@ -10,28 +10,34 @@ import { REPO_ROOT } from './support/cli.ts';
  */
 const SRC = path.join(REPO_ROOT, 'src');
 
-/** Room -> the rooms it may import (its own files always). `contract` and `errors` are open to all. */
+/**
+ * Room -> the rooms it may import (its own files always). `contract`, `errors` and `json-text` are the
+ * ground floor, open to all. Imports point down only: no room imports one that imports it back.
+ */
 const ALLOWED: Record<string, string[]> = {
   cli: ['commands'],
-  commands: ['build', 'config', 'preview', 'report', 'check', 'hosts', 'built-folder', 'sync', 'write'],
-  build: ['config', 'ingest', 'store', 'plan', 'render', 'produce', 'write', 'report', 'check'],
-  check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest', 'hosts'],
+  commands: ['build', 'config', 'preview', 'report', 'check', 'hosts', 'built-folder', 'sync', 'write', 'plan'],
+  build: ['config', 'ingest', 'store', 'plan', 'render', 'produce', 'write', 'report', 'check', 'hosts'],
+  check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest'],
   config: [],
   ingest: ['render', 'store'],
-  store: ['render'],
-  plan: ['render'],
+  store: [],
+  plan: [],
   render: ['plan', 'store'],
-  routing: ['plan', 'render'],
+  routing: ['plan'],
   produce: ['render', 'store', 'plan'],
   write: ['plan', 'produce'],
-  preview: ['routing', 'plan', 'render', 'built-folder'],
-  hosts: ['plan', 'routing', 'render'],
+  preview: ['routing', 'plan', 'built-folder'],
+  hosts: ['plan', 'routing'],
   sync: ['config'],
   'built-folder': ['plan'],
   report: [],
   contract: [],
   errors: [],
+  'json-text': [],
 };
+
+const GROUND_FLOOR = ['contract', 'errors', 'json-text'];
 
 /** npm packages and the only rooms that may use each. */
 const PACKAGE_OWNERS: Record<string, string | string[]> = {
@@ -43,7 +49,7 @@ const PACKAGE_OWNERS: Record<string, string | string[]> = {
 };
 
 /** Rooms that only compute: no file system, no network. */
-const PURE = ['plan', 'render', 'routing', 'contract'];
+const PURE = ['plan', 'render', 'routing', 'contract', 'json-text'];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { recursive: true, encoding: 'utf8' })
@@ -65,6 +71,14 @@ function importsOf(file: string): string[] {
 const files = sourceFiles(SRC);
 
 describe('architecture of src/', () => {
+  it('lets imports point down only: no room may reach, through others, a room that reaches it', () => {
+    const reaches = (from: string, seen = new Set<string>()): Set<string> => {
+      for (const next of ALLOWED[from] ?? []) if (!seen.has(next)) reaches(next, seen.add(next));
+      return seen;
+    };
+    for (const room of Object.keys(ALLOWED)) expect([...reaches(room)], `${room} can reach itself`).not.toContain(room);
+  });
+
   it('knows every room', () => {
     for (const file of files) expect(Object.keys(ALLOWED), file).toContain(roomOf(file));
   });
@@ -74,7 +88,7 @@ describe('architecture of src/', () => {
     for (const specifier of importsOf(file)) {
       if (specifier.startsWith('.')) {
         const target = roomOf(path.resolve(path.dirname(file), specifier));
-        if (target === room || target === 'contract' || target === 'errors') continue;
+        if (target === room || GROUND_FLOOR.includes(target)) continue;
         expect(ALLOWED[room], `${room} imports ${target} (${specifier})`).toContain(target);
       } else if (specifier.startsWith('node:')) {
         if (PURE.includes(room)) expect(specifier, `${room} is pure but imports ${specifier}`).toMatch(/^node:(url|util)$/);

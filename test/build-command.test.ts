@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.ts';
@@ -27,9 +27,9 @@ describe('npm run build', () => {
 
   it('prints a summary and makes the output a link to a complete build', () => {
     expect(lstatSync(out).isSymbolicLink()).toBe(true);
-    expect(Object.keys(before.files)).toContain('pages/none/none/1.json');
-    expect(Object.keys(before.files)).toContain('clients/api/2.json');
-    expect(Object.keys(before.files)).toContain('registrants/json/900.json');
+    expect(Object.keys(before.files)).toContain('api/v1/clients/index.json');
+    expect(Object.keys(before.files)).toContain('api/v1/clients/2/format=api.json');
+    expect(Object.keys(before.files)).toContain('api/v1/registrants/900/format=json.json');
     expect(Object.keys(before.files)).toContain('rewrite-map.json');
   });
 
@@ -119,7 +119,7 @@ describe('npm run build', () => {
     expect(result.status).toBe(0);
     const after = snapshot(out);
     expect(after.link).not.toBe(before.link);
-    expect(Object.keys(after.files)).not.toContain('clients/none/3.json');
+    expect(Object.keys(after.files)).not.toContain('api/v1/clients/3/index.json');
     expect(readdirSync(path.dirname(out)).sort()).toEqual(['out', after.link].sort());
   });
 
@@ -132,6 +132,22 @@ describe('npm run build', () => {
     expect(result.stdout).toContain('5 read from 1 file(s) = 2 clients + 1 replaced by a later copy of their id + 2 skipped as invalid');
     expect(result.stdout).toMatch(/skip\.ndjson:2: field "id"/);
     expect(result.stdout).toMatch(/skip\.ndjson:5: malformed JSON/);
+  });
+
+  it('without options reads data/, writes dist/ and links to the preview, warning that --base-url was not given', () => {
+    const cwd = path.join(temp.path, 'defaults');
+    mkdirSync(path.join(cwd, 'data'), { recursive: true });
+    writeFileSync(path.join(cwd, 'data', 'records.ndjson'), ndjson([clientRecord(1), clientRecord(2)]));
+    const result = runCli(['build'], cwd);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^warning: no --base-url given: every link points at http:\/\/localhost:3000/m);
+    expect(lstatSync(path.join(cwd, 'dist')).isSymbolicLink()).toBe(true);
+    const record = JSON.parse(readFileSync(path.join(cwd, 'dist', 'api/v1/clients/2/index.json'), 'utf8'));
+    expect(record.url).toBe('http://localhost:3000/api/v1/clients/2/');
+    // Given --base-url, no warning.
+    const given = runCli(['build', '--base-url', 'https://mirror.example.org'], cwd);
+    expect(given.status, given.stderr).toBe(0);
+    expect(given.stderr).not.toContain('warning');
   });
 
   it('--help describes every option', () => {

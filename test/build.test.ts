@@ -2,7 +2,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { build } from '../src/build.ts';
+import { CLIENT_PATH_PREFIX, LIST_PATH } from '../src/contract.ts';
 import { resolveBuildOptions } from '../src/config.ts';
+import { choiceStep, listRoute, recordRoutes, type RewriteMap } from '../src/plan/rewrite-map.ts';
+import { listPageFile, recordFile } from '../src/plan/site-layout.ts';
 import { clientRecord, ndjson } from './support/records.ts';
 import { tempFolder } from './support/temp-folder.ts';
 
@@ -32,22 +35,26 @@ describe('build', () => {
     write('notes.txt', 'ignored');
     const summary = await buildFrom(path.join(temp.path, 'in'));
     expect(summary).toMatchObject({ inputFiles: 4, recordsRead: 5, clients: 5, registrants: 1, pages: 12 });
-    expect(JSON.parse(read('pages/none/-id/1.json')).results.map((c: { id: number }) => c.id)).toEqual([5, 4, 3, 2, 1]);
+    expect(JSON.parse(read('api/v1/clients/ordering=-id/index.json')).results.map((c: { id: number }) => c.id)).toEqual([5, 4, 3, 2, 1]);
   });
 
   it('builds only the formats asked for', async () => {
     const summary = await buildFrom(write('a.ndjson', ndjson([clientRecord(1)])), 'api');
     expect(summary.pages).toBe(4);
-    expect(existsSync(path.join(out(), 'pages/api/-name/1.json'))).toBe(true);
-    expect(existsSync(path.join(out(), 'pages/none/none/1.json'))).toBe(false);
-    expect(existsSync(path.join(out(), 'clients/json/1.json'))).toBe(false);
-    expect(JSON.parse(read('rewrite-map.json')).list.format).toEqual({ api: 'api' });
+    expect(existsSync(path.join(out(), 'api/v1/clients/format=api/ordering=-name/index.json'))).toBe(true);
+    expect(existsSync(path.join(out(), 'api/v1/clients/index.json'))).toBe(false);
+    expect(existsSync(path.join(out(), 'api/v1/clients/1/format=json.json'))).toBe(false);
+    expect(existsSync(path.join(out(), 'api/v1/clients/1/index.json'))).toBe(false);
+    expect(existsSync(path.join(out(), 'api/v1/clients/1/format=api.json'))).toBe(true);
+    const map = JSON.parse(read('rewrite-map.json')) as RewriteMap;
+    expect(choiceStep(listRoute(map), 'format')?.choices).toEqual({ api: 'format=api/' });
+    for (const route of recordRoutes(map)) expect(choiceStep(route, 'format')?.choices).toEqual({ api: 'format=api.json' });
   });
 
   it('builds an empty data set as one empty page per ordering and format', async () => {
     const summary = await buildFrom(write('empty.ndjson', ''));
     expect(summary).toMatchObject({ clients: 0, pages: 12 });
-    expect(read('pages/json/-effective_date/1.json')).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
+    expect(read('api/v1/clients/format=json/ordering=-effective_date/index.json')).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
   });
 
   it('counts replaced clients and registrants with differing copies', async () => {
@@ -55,10 +62,10 @@ describe('build', () => {
     write('2.ndjson', ndjson([clientRecord(1, { name: 'NEW' })]));
     const summary = await buildFrom(path.join(temp.path, 'in'));
     expect(summary).toMatchObject({ recordsRead: 3, clients: 2, replacedClients: 1, registrants: 1, conflictedRegistrants: 1 });
-    expect(read('clients/none/1.json')).toContain('"name":"NEW"');
+    expect(read('api/v1/clients/1/index.json')).toContain('"name":"NEW"');
     // The newest copy of registrant 900 is served in every client and on its own path.
-    expect(read('clients/none/2.json')).toContain('"name":"REGISTRANT 900"');
-    expect(read('registrants/none/900.json')).toBe(
+    expect(read('api/v1/clients/2/index.json')).toContain('"name":"REGISTRANT 900"');
+    expect(read('api/v1/registrants/900/index.json')).toBe(
       '{"id":900,"url":"https://m.example.org/api/v1/registrants/900/","house_registrant_id":null,"name":"REGISTRANT 900",' +
         '"description":null,"address_1":null,"address_2":null,"address_3":null,"address_4":null,"city":null,"state":null,' +
         '"state_display":null,"zip":null,"country":null,"country_display":null,"ppb_country":null,"ppb_country_display":null,' +
@@ -68,9 +75,9 @@ describe('build', () => {
 
   it('writes a record file byte for byte as the record appears inside the list', async () => {
     await buildFrom(write('a.ndjson', ndjson([clientRecord(1, { name: 'Ünïcödé \u2028 "q"' })])));
-    for (const format of ['none', 'api', 'json']) {
-      expect(read(`pages/${format}/-name/1.json`)).toContain(read(`clients/${format}/1.json`));
+    for (const format of ['', 'api', 'json'] as const) {
+      expect(read(listPageFile(LIST_PATH, format, '-name', 1))).toContain(read(recordFile(`${CLIENT_PATH_PREFIX}{id}/`, 1, format)));
     }
-    expect(read('clients/json/1.json')).toContain('"name":"Ünïcödé \\u2028 \\"q\\""');
+    expect(read('api/v1/clients/1/format=json.json')).toContain('"name":"Ünïcödé \\u2028 \\"q\\""');
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -35,43 +35,45 @@ describe('npm run check', () => {
   });
 
   it('finds a file whose bytes differ from the manifest', async () => {
-    edit('clients/api/7.json', (text) => text.replace('CLIENT 7', 'CLIENT 8'));
-    expect((await check()).problems).toContainEqual(expect.stringMatching(/^clients\/api\/7\.json differs from the manifest/));
+    edit('api/v1/clients/7/format=api.json', (text) => text.replace('CLIENT 7', 'CLIENT 8'));
+    expect((await check()).problems).toContainEqual(expect.stringMatching(/^api\/v1\/clients\/7\/format=api\.json differs from the manifest/));
   });
 
   it('finds a file the manifest lists but the folder lost', async () => {
-    rmSync(path.join(out, 'registrants/json/901.json'));
+    rmSync(path.join(out, 'api/v1/registrants/901/format=json.json'));
     const { problems } = await check();
-    expect(problems).toContain('registrants/json/901.json is in the manifest but missing from the folder');
+    expect(problems).toContain('api/v1/registrants/901/format=json.json is in the manifest but missing from the folder');
   });
 
   it('finds a file the manifest does not list', async () => {
-    writeFileSync(path.join(out, 'clients/none/999.json'), '{"id":999,"url":"https://m.example.org/api/v1/clients/999/"}');
+    mkdirSync(path.join(out, 'api/v1/clients/999'));
+    writeFileSync(path.join(out, 'api/v1/clients/999/index.json'), '{"id":999,"url":"https://m.example.org/api/v1/clients/999/"}');
     const { problems } = await check();
-    expect(problems).toContain('clients/none/999.json is not in the manifest');
+    expect(problems).toContain('api/v1/clients/999/index.json is not in the manifest');
   });
 
   it('finds a listed file that no link reaches, and the count it breaks', async () => {
     const body = '{"id":999,"url":"https://m.example.org/api/v1/clients/999/"}';
-    writeFileSync(path.join(out, 'clients/none/999.json'), body);
+    mkdirSync(path.join(out, 'api/v1/clients/999'));
+    writeFileSync(path.join(out, 'api/v1/clients/999/index.json'), body);
     const md5 = (await import('node:crypto')).createHash('md5').update(body).digest('hex');
-    edit('_build/manifest.tsv', (text) => `${text}clients/none/999.json\t${body.length}\t${md5}\n`);
+    edit('_build/manifest.tsv', (text) => `${text}api/v1/clients/999/index.json\t${body.length}\t${md5}\n`);
     const { problems } = await check();
-    expect(problems).toContain('clients/none/999.json is reached by no link');
-    expect(problems).toContain('clients/none: 61 files, the map says 60');
+    expect(problems).toContain('api/v1/clients/999/index.json is reached by no link');
+    expect(problems).toContain('/api/v1/clients/{id}/: 61 files index.json, the map says 60');
   });
 
   it('finds a next link that skips a page', async () => {
-    edit('pages/json/-name/1.json', (text) => text.replace('page=2', 'page=3'));
+    edit('api/v1/clients/format=json/ordering=-name/index.json', (text) => text.replace('page=2', 'page=3'));
     const { problems } = await check();
-    expect(problems).toContainEqual(expect.stringMatching(/pages\/json\/-name\/1\.json: next leads to pages\/json\/-name\/3\.json/));
+    expect(problems).toContainEqual(expect.stringMatching(/^api\/v1\/clients\/format=json\/ordering=-name\/index\.json: next leads to api\/v1\/clients\/format=json\/ordering=-name\/page=3\.json$/));
   });
 
   it('exits 1 and lists the problems on the command line', async () => {
-    edit('pages/none/none/2.json', (text) => text.replace('"count":60', '"count":61'));
+    edit('api/v1/clients/page=2.json', (text) => text.replace('"count":60', '"count":61'));
     const result = runCli(['check', '--dir', out]);
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(/pages\/none\/none\/2\.json: count 61, the map says 60/);
+    expect(result.stdout).toMatch(/api\/v1\/clients\/page=2\.json: count 61, the map says 60/);
     expect(runCli(['check', '--help']).stdout).toContain('--dir');
   });
 
@@ -79,9 +81,9 @@ describe('npm run check', () => {
     const before = snapshot(out);
     writeFileSync(input, ndjson(Array.from({ length: 61 }, (_, i) => clientRecord(i + 1))));
     // A writer that corrupts one file: the bytes on disk no longer match the manifest.
-    const io = { ...fs, writeFile: (file: string, data: Uint8Array) => fs.writeFile(file, file.endsWith('/61.json') ? Buffer.from('{}') : data) };
+    const io = { ...fs, writeFile: (file: string, data: Uint8Array) => fs.writeFile(file, file.endsWith('/61/index.json') ? Buffer.from('{}') : data) };
     await expect(build(resolveBuildOptions({ input: [input], out, baseUrl: 'https://m.example.org' }), undefined, { io })).rejects.toThrow(
-      /fails its check, so it was not published:[\s\S]*61\.json differs from the manifest/,
+      /fails its check, so it was not published:[\s\S]*api\/v1\/clients\/61\/index\.json differs from the manifest/,
     );
     expect(snapshot(out)).toEqual(before);
     expect(readlinkSync(out)).toBe(before.link);

@@ -61,9 +61,9 @@ describe('incremental output', () => {
     const gone = [...before.keys()].filter((file) => !after.has(file)).sort();
     expect(lines(path.join(out, '_build/changed.txt')).sort()).toEqual(differing);
     expect(lines(path.join(out, '_build/removed.txt')).sort()).toEqual(gone);
-    expect(gone).toContain('clients/api/60.json');
-    expect(differing).toContain('clients/none/61.json');
-    expect(differing).toContain('registrants/json/901.json');
+    expect(gone).toContain('api/v1/clients/60/format=api.json');
+    expect(differing).toContain('api/v1/clients/61/index.json');
+    expect(differing).toContain('api/v1/registrants/901/format=json.json');
     expect(summary.written).toBe(differing.length);
     expect(summary.removed).toBe(gone.length);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clientBody, formatSuffix, pageBody, registrantBody } from '../src/render/bodies.ts';
-import { jsonText } from '../src/render/json-text.ts';
+import { jsonText } from '../src/json-text.ts';
 import { listUrl, pageLinkJson } from '../src/render/links.ts';
 import { clientFields, registrantFields } from '../src/render/record-fields.ts';
 

@@ -11,12 +11,12 @@ const file = (target: string) => {
 
 describe('page parameter', () => {
   it.each([
-    ['/api/v1/clients/', 'pages/none/none/1.json'],
-    ['/api/v1/clients/?page=', 'pages/none/none/1.json'],
-    ['/api/v1/clients/?page=1', 'pages/none/none/1.json'],
-    ['/api/v1/clients/?page=02', 'pages/none/none/2.json'],
-    ['/api/v1/clients/?page=40', 'pages/none/none/40.json'],
-    ['/api/v1/clients/?page=last', 'pages/none/none/40.json'],
+    ['/api/v1/clients/', 'api/v1/clients/index.json'],
+    ['/api/v1/clients/?page=', 'api/v1/clients/index.json'],
+    ['/api/v1/clients/?page=1', 'api/v1/clients/index.json'],
+    ['/api/v1/clients/?page=02', 'api/v1/clients/page=2.json'],
+    ['/api/v1/clients/?page=40', 'api/v1/clients/page=40.json'],
+    ['/api/v1/clients/?page=last', 'api/v1/clients/page=40.json'],
   ])('%s is %s', (target, expected) => expect(file(target)).toBe(expected));
 
   it.each(['0', '-1', 'abc', '2.5', '41', '+2', ' 2', 'LAST', '1e1', '99999999999999999999999'])('page=%s is Invalid page.', (page) => {
@@ -26,21 +26,21 @@ describe('page parameter', () => {
 
 describe('query values', () => {
   it('are URL-decoded, names included', () => {
-    expect(file('/api/v1/clients/?ordering=%2Did&%70age=%33')).toBe('pages/none/-id/3.json');
+    expect(file('/api/v1/clients/?ordering=%2Did&%70age=%33')).toBe('api/v1/clients/ordering=-id/page=3.json');
   });
 
   it('count with their last value when repeated', () => {
-    expect(file('/api/v1/clients/?page=2&page=3&format=xml&format=json')).toBe('pages/json/none/3.json');
+    expect(file('/api/v1/clients/?page=2&page=3&format=xml&format=json')).toBe('api/v1/clients/format=json/page=3.json');
   });
 
   it('ignore unknown parameters and page_size of 25 or more, 0, negatives and non-integers', () => {
     for (const extra of ['utm_source=x', 'page_size=25', 'page_size=100', 'page_size=0', 'page_size=-5', 'page_size=ten']) {
-      expect(file(`/api/v1/clients/?ordering=-name&${extra}&page=2`)).toBe('pages/none/-name/2.json');
+      expect(file(`/api/v1/clients/?ordering=-name&${extra}&page=2`)).toBe('api/v1/clients/ordering=-name/page=2.json');
     }
   });
 
   it('treat an empty format or ordering as absent', () => {
-    expect(file('/api/v1/clients/?format=&ordering=')).toBe('pages/none/none/1.json');
+    expect(file('/api/v1/clients/?format=&ordering=')).toBe('api/v1/clients/index.json');
   });
 });
 
@@ -66,7 +66,7 @@ describe('errors', () => {
 
   it('a filter is a 400 naming it, unless empty', () => {
     expect(get('/api/v1/clients/?client_state=TX')).toMatchObject({ status: 400, body: expect.stringContaining('client_state') });
-    expect(file('/api/v1/clients/?client_state=')).toBe('pages/none/none/1.json');
+    expect(file('/api/v1/clients/?client_state=')).toBe('api/v1/clients/index.json');
   });
 
   it('any method but GET and HEAD is a 405 naming it', () => {
@@ -83,7 +83,7 @@ describe('errors', () => {
   });
 
   it('paths outside the API are Not found., whatever the method', () => {
-    for (const target of ['/', '/api/v1/', '/api/v1/registrants/', '/rewrite-map.json', '/pages/none/none/1.json', '/api/v1/clients/abc/']) {
+    for (const target of ['/', '/api/v1/', '/api/v1/registrants/', '/rewrite-map.json', '/api/v1/clients/index.json', '/api/v1/clients/format=api/page=2.json', '/api/v1/clients/44400/index.json', '/api/v1/clients/abc/']) {
       expect(file(target)).toBe('404 {"detail":"Not found."}');
     }
     expect(get('/etc/passwd', 'DELETE').status).toBe(404);
@@ -92,20 +92,20 @@ describe('errors', () => {
 
 describe('paths', () => {
   it('records keep only the format', () => {
-    expect(file('/api/v1/clients/44400/?format=api&ordering=bogus')).toBe('clients/api/44400.json');
-    expect(file('/api/v1/registrants/9/')).toBe('registrants/none/9.json');
+    expect(file('/api/v1/clients/44400/?format=api&ordering=bogus')).toBe('api/v1/clients/44400/format=api.json');
+    expect(file('/api/v1/registrants/9/')).toBe('api/v1/registrants/9/index.json');
     expect(file('/api/v1/registrants/9/?format=yaml')).toBe('404 {"detail":"Not found."}');
   });
 
   it('record ids lose leading zeros, as the live service reads them as integers', () => {
-    expect(file('/api/v1/clients/0044400/')).toBe('clients/none/44400.json');
-    expect(file('/api/v1/clients/000/')).toBe('clients/none/0.json');
+    expect(file('/api/v1/clients/0044400/')).toBe('api/v1/clients/44400/index.json');
+    expect(file('/api/v1/clients/000/')).toBe('api/v1/clients/0/index.json');
   });
 
   it('repeated slashes are read as one, percent-encoded paths decoded', () => {
-    expect(file('/api/v1/clients/44400//')).toBe('clients/none/44400.json');
-    expect(file('//api//v1/clients/?page=2')).toBe('pages/none/none/2.json');
-    expect(file('/api/v1/cli%65nts/%34%34400/')).toBe('clients/none/44400.json');
+    expect(file('/api/v1/clients/44400//')).toBe('api/v1/clients/44400/index.json');
+    expect(file('//api//v1/clients/?page=2')).toBe('api/v1/clients/page=2.json');
+    expect(file('/api/v1/cli%65nts/%34%34400/')).toBe('api/v1/clients/44400/index.json');
   });
 
   it('a missing trailing slash is a 301 keeping the query', () => {
@@ -124,12 +124,12 @@ describe('formats not built', () => {
 
   it('are Not found., the absent format included', () => {
     expect(resolveRequest(apiOnly, 'GET', '/api/v1/clients/')).toMatchObject({ status: 404, body: '{"detail":"Not found."}' });
-    expect(resolveRequest(apiOnly, 'GET', '/api/v1/clients/?format=api')).toMatchObject({ file: 'pages/api/none/1.json' });
+    expect(resolveRequest(apiOnly, 'GET', '/api/v1/clients/?format=api')).toMatchObject({ file: 'api/v1/clients/format=api/index.json' });
   });
 
   it('an empty data set still has page 1 and nothing past it', () => {
     const empty = createRewriteMap({ baseUrl: 'http://mirror.test', formats: [''], clients: 0, registrants: 0 });
-    expect(resolveRequest(empty, 'GET', '/api/v1/clients/?page=last')).toMatchObject({ file: 'pages/none/none/1.json' });
+    expect(resolveRequest(empty, 'GET', '/api/v1/clients/?page=last')).toMatchObject({ file: 'api/v1/clients/index.json' });
     expect(resolveRequest(empty, 'GET', '/api/v1/clients/?page=2')).toMatchObject({ status: 404 });
   });
 });

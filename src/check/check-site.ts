@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { opendirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PAGE_SIZE } from '../contract.ts';
 import { loadMap } from '../built-folder.ts';
-import { filesPublishedWithSite } from '../hosts/hosts.ts';
-import { MAP_FILE, errorAnswers, type RewriteMap } from '../plan/rewrite-map.ts';
+import { MAP_FILE, choiceStep, errorAnswers, listRoute, recordRoutes, type RewriteMap } from '../plan/rewrite-map.ts';
+import { API_FOLDER, pageFileName, recordKind } from '../plan/site-layout.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { PathIndex } from '../store/path-index.ts';
 import { LinkTracker } from './link-tracker.ts';
@@ -70,20 +71,19 @@ export async function checkSite(dir: string, options: CheckOptions): Promise<Che
     for (const entry of entryPoints(map)) if (!tracker.link(entry)) problem(`${entry} is missing`);
 
     index.transaction(() => {
-      const hostFiles = new Set(filesPublishedWithSite());
       for (const file of walk(dir)) {
-        // Host configuration emitted into the folder after the build (npm run emit) is not the build's.
-        if (hostFiles.has(file)) continue;
+        const listed = index.see(file);
+        // Beside api/, a file the build did not list is host configuration emitted later (npm run emit).
+        if (listed === undefined && !file.startsWith(API_FOLDER)) continue;
         files++;
         if (files % 10_000 === 0) options.onProgress?.(files);
         const bytes = readFileSync(path.join(dir, file));
-        const listed = index.see(file);
         if (listed === undefined) problem(`${file} is not in the manifest`);
         else if (listed.size !== bytes.length || listed.hash !== createHash('md5').update(bytes).digest('hex')) {
           problem(`${file} differs from the manifest (size ${bytes.length}, listed ${listed.size})`);
         }
-        if (file.startsWith('pages/')) checkPage(file, bytes, map, follow, problem);
-        else if (file.startsWith('clients/') || file.startsWith('registrants/')) checkRecord(file, bytes, follow, problem);
+        if (recordKind(file) !== undefined) checkRecord(file, bytes, follow, problem);
+        else if (file.startsWith(API_FOLDER)) checkPage(file, bytes, map, follow, problem);
       }
     });
     for (const missing of index.unseen()) problem(`${missing} is in the manifest but missing from the folder`);
@@ -98,17 +98,28 @@ export async function checkSite(dir: string, options: CheckOptions): Promise<Che
 async function indexManifest(dir: string, index: PathIndex, tracker: LinkTracker): Promise<void> {
   for await (const batch of readManifestBatches(dir)) {
     index.addAll(batch);
-    for (const entry of batch) tracker.list(entry.path);
+    for (const entry of batch) {
+      tracker.list(entry.path);
+      // Beside api/, what the build lists is reached without a link (the map, error bodies, host configuration).
+      if (!entry.path.startsWith(API_FOLDER)) tracker.link(entry.path);
+    }
   }
 }
 
 /** Files reached without a link: the map, the error bodies, and the first page of every list. */
 function entryPoints(map: RewriteMap): string[] {
   const entries = [MAP_FILE, ...new Set(errorAnswers(map).map((answer) => answer.file))];
-  for (const format of Object.values(map.list.format)) {
-    for (const ordering of Object.values(map.list.ordering)) entries.push(`pages/${format}/${ordering}/1.json`);
-  }
+  for (const folder of listFolders(map)) entries.push(`${folder}${pageFileName(1)}`);
   return entries;
+}
+
+/** The folder of every list the map serves (each format and ordering). */
+function listFolders(map: RewriteMap): string[] {
+  const list = listRoute(map);
+  const formats = Object.values(choiceStep(list, 'format')?.choices ?? { '': '' });
+  const orderings = Object.values(choiceStep(list, 'ordering')?.choices ?? { '': '' });
+  const prefix = list.file.slice(0, list.file.indexOf('{'));
+  return formats.flatMap((format) => orderings.map((ordering) => `${prefix}${format}${ordering}`));
 }
 
 /** Every file of the folder but the build records, one folder at a time. */
@@ -134,10 +145,14 @@ function checkPage(file: string, bytes: Buffer, map: RewriteMap, follow: Follow,
   const page = parse<Page>(file, bytes, problem);
   if (page === undefined) return;
   if (!Array.isArray(page.results)) return problem(`${file}: no results`);
-  const number = Number(path.basename(file, '.json'));
-  const last = map.list.page.last;
-  const expected = number < last ? map.list.pageSize.served : map.list.count - map.list.pageSize.served * (last - 1);
-  if (page.count !== map.list.count) problem(`${file}: count ${page.count}, the map says ${map.list.count}`);
+  const list = listRoute(map);
+  const name = path.posix.basename(file);
+  const number = name === pageFileName(1) ? 1 : Number(/^page=([0-9]+)\.json$/.exec(name)?.[1]);
+  if (!Number.isInteger(number)) return problem(`${file}: not a page of a list`);
+  const last = list.page.last;
+  const served = PAGE_SIZE;
+  const expected = number < last ? served : list.count - served * (last - 1);
+  if (page.count !== list.count) problem(`${file}: count ${page.count}, the map says ${list.count}`);
   if (page.results.length !== expected) problem(`${file}: ${page.results.length} results, expected ${expected}`);
   const neighbour = (field: 'next' | 'previous', to: number) => {
     const link = page[field];
@@ -146,7 +161,7 @@ function checkPage(file: string, bytes: Buffer, map: RewriteMap, follow: Follow,
     if (exists && link === null) problem(`${file}: ${field} is null, expected page ${to}`);
     if (exists && link !== null) {
       const target = follow(file, field, link);
-      if (target !== undefined && target !== path.join(path.dirname(file), `${to}.json`)) problem(`${file}: ${field} leads to ${target}`);
+      if (target !== undefined && target !== `${path.posix.dirname(file)}/${pageFileName(to)}`) problem(`${file}: ${field} leads to ${target}`);
     }
   };
   neighbour('next', number + 1);
@@ -162,19 +177,19 @@ function checkRecord(file: string, bytes: Buffer, follow: Follow, problem: (text
   if (record === undefined) return;
   const self = follow(file, 'url', record?.url, false);
   if (self !== undefined && self !== file) problem(`${file}: url leads to ${self}`);
-  if (file.startsWith('clients/')) follow(file, 'url of its registrant', record?.registrant?.url);
+  if (recordKind(file) === 'clients') follow(file, 'url of its registrant', record?.registrant?.url);
 }
 
 function checkCounts(map: RewriteMap, index: LinkTracker, problem: (text: string) => void): void {
-  for (const format of Object.values(map.list.format)) {
-    for (const ordering of Object.values(map.list.ordering)) {
-      const pages = index.countUnder(`pages/${format}/${ordering}/`);
-      if (pages !== map.list.page.last) problem(`pages/${format}/${ordering}: ${pages} pages, the map says ${map.list.page.last}`);
-    }
-    for (const record of map.records) {
-      const folder = record.file.slice(0, record.file.indexOf('/'));
-      const count = index.countUnder(`${folder}/${format}/`);
-      if (count !== record.count) problem(`${folder}/${format}: ${count} files, the map says ${record.count}`);
+  const last = listRoute(map).page.last;
+  for (const folder of listFolders(map)) {
+    const pages = index.countIn(folder, /^(?:index|page=[0-9]+)\.json$/);
+    if (pages !== last) problem(`${folder}: ${pages} pages, the map says ${last}`);
+  }
+  for (const record of recordRoutes(map)) {
+    for (const fileName of Object.values(choiceStep(record, 'format')?.choices ?? {})) {
+      const count = index.countRecords(record.path, fileName);
+      if (count !== record.count) problem(`${record.path}: ${count} files ${fileName}, the map says ${record.count}`);
     }
   }
 }

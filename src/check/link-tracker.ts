@@ -3,7 +3,12 @@
  * kept as id numbers per folder, so that the millions of links a check follows are set operations,
  * not database updates, and ten times the registry still fits in a few tens of megabytes.
  */
-const RECORD_FILE = /^((?:clients|registrants)\/[^/]+)\/([0-9]+)\.json$/;
+const RECORD_FILE = /^(api\/v1\/(?:clients|registrants)\/)([0-9]+)(\/[^/]+)$/;
+
+/** The key of a record file's group: its route's folder and its file name, `api/v1/clients/*\/index.json`. */
+function groupOf(record: RegExpExecArray): string {
+  return `${record[1]}*${record[3]}`;
+}
 
 export class LinkTracker {
   private readonly records = new Map<string, { listed: Set<number>; linked: Set<number> }>();
@@ -11,7 +16,7 @@ export class LinkTracker {
 
   list(file: string): void {
     const record = RECORD_FILE.exec(file);
-    if (record) this.folder(record[1]!).listed.add(Number(record[2]));
+    if (record) this.folder(groupOf(record)).listed.add(Number(record[2]));
     else this.others.set(file, false);
   }
 
@@ -19,7 +24,7 @@ export class LinkTracker {
   link(file: string): boolean {
     const record = RECORD_FILE.exec(file);
     if (record) {
-      const folder = this.folder(record[1]!);
+      const folder = this.folder(groupOf(record));
       const id = Number(record[2]);
       folder.linked.add(id);
       return folder.listed.has(id);
@@ -31,21 +36,26 @@ export class LinkTracker {
 
   has(file: string): boolean {
     const record = RECORD_FILE.exec(file);
-    return record ? this.folder(record[1]!).listed.has(Number(record[2])) : this.others.has(file);
+    return record ? this.folder(groupOf(record)).listed.has(Number(record[2])) : this.others.has(file);
   }
 
-  /** Listed files under `prefix` (a folder, ending in `/`). */
-  countUnder(prefix: string): number {
-    const records = this.records.get(prefix.slice(0, -1));
-    if (records) return records.listed.size;
+  /** Listed record files of one route and format: `recordPath` `/api/v1/clients/{id}/`, `fileName` `index.json`. */
+  countRecords(recordPath: string, fileName: string): number {
+    return this.records.get(`${recordPath.slice(1, recordPath.indexOf('{id}'))}*/${fileName}`)?.listed.size ?? 0;
+  }
+
+  /** Listed files right inside `folder` (ending in `/`) whose names match `name`. */
+  countIn(folder: string, name: RegExp): number {
     let count = 0;
-    for (const file of this.others.keys()) if (file.startsWith(prefix)) count++;
+    for (const file of this.others.keys()) {
+      if (file.startsWith(folder) && name.test(file.slice(folder.length))) count++;
+    }
     return count;
   }
 
   *unreached(): Generator<string> {
     for (const [folder, { listed, linked }] of this.records) {
-      for (const id of listed) if (!linked.has(id)) yield `${folder}/${id}.json`;
+      for (const id of listed) if (!linked.has(id)) yield folder.replace('*', String(id));
     }
     for (const [file, linked] of this.others) if (!linked) yield file;
   }

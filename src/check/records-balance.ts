@@ -13,11 +13,11 @@ export function checkRecordsInAreRecordsOut(loaded: LoadStats, counts: StoreCoun
   if (loaded.recordsRead !== accounted) {
     problems.push(`${loaded.recordsRead} records read, but ${counts.clients} clients + ${counts.replacedClients} replaced + ${loaded.skipped} skipped`);
   }
-  if ((written.byFolder.clients ?? 0) !== counts.clients * formats) {
-    problems.push(`${written.byFolder.clients ?? 0} client files for ${counts.clients} clients in ${formats} format(s)`);
+  if ((written.recordFiles.clients ?? 0) !== counts.clients * formats) {
+    problems.push(`${written.recordFiles.clients ?? 0} client files for ${counts.clients} clients in ${formats} format(s)`);
   }
-  if ((written.byFolder.registrants ?? 0) !== counts.registrants * formats) {
-    problems.push(`${written.byFolder.registrants ?? 0} registrant files for ${counts.registrants} registrants in ${formats} format(s)`);
+  if ((written.recordFiles.registrants ?? 0) !== counts.registrants * formats) {
+    problems.push(`${written.recordFiles.registrants ?? 0} registrant files for ${counts.registrants} registrants in ${formats} format(s)`);
   }
   if (problems.length > 0) throw new Error(`records in are not records out: ${problems.join('; ')}`);
 }

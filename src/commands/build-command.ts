@@ -1,5 +1,5 @@
 import { build, type BuildSummary } from '../build.ts';
-import { DEFAULT_FORMATS, resolveBuildOptions } from '../config.ts';
+import { DEFAULT_BASE_URL, DEFAULT_FORMATS, DEFAULT_INPUT, DEFAULT_OUT, resolveBuildOptions } from '../config.ts';
 import { describeProblem } from '../errors.ts';
 import { terminalProgress } from '../report/progress.ts';
 import { parseOptions, type Command } from './command.ts';
@@ -7,7 +7,7 @@ import { parseOptions, type Command } from './command.ts';
 export const buildCommand: Command = {
   name: 'build',
   summary: 'build the static mirror from client records',
-  usage: `Usage: npm run build -- --input <file|folder|glob> --out <folder> --base-url <url> [options]
+  usage: `Usage: npm run build -- [--input <file|folder|glob>] [--out <folder>] [--base-url <url>] [options]
 
 Reads client records (NDJSON, JSON arrays, or saved pages of the live API), and writes every page of
 /api/v1/clients/ in each ordering and format, every client and registrant record, the error bodies,
@@ -15,9 +15,10 @@ and the rewrite map into <folder>. The previous output stays untouched until the
 
 Options:
   --input <path>        a records file, a folder (every .ndjson, .jsonl and .json below it), or a glob;
-                        repeat for several
-  --out <folder>        the output folder (a link to the current build; see the README)
+                        repeat for several (default: ${DEFAULT_INPUT})
+  --out <folder>        the output folder, a link to the current build (default: ${DEFAULT_OUT})
   --base-url <url>      absolute http(s) URL the mirror is served at, e.g. https://lda.example.org
+                        (default: ${DEFAULT_BASE_URL}, for npm run preview; a warning says so)
   --formats <list>      formats to build, from none,api,json (default: ${DEFAULT_FORMATS})
   --concurrency <n>     file writes at once (default: 4 per core, at least 8)
   --problem-limit <n>   bad records listed before giving up on listing (default: 50)
@@ -41,9 +42,9 @@ Options:
       return 0;
     }
     const options = resolveBuildOptions({
-      input: values.input ?? [],
-      out: values.out ?? '',
-      baseUrl: values['base-url'] ?? '',
+      input: values.input,
+      out: values.out,
+      baseUrl: values['base-url'],
       formats: values.formats,
       concurrency: values.concurrency,
       problemLimit: values['problem-limit'],
@@ -52,6 +53,7 @@ Options:
     });
     const summary = await build(options, terminalProgress());
     console.log(formatSummary(summary));
+    for (const warning of options.warnings) console.warn(`warning: ${warning}`);
     return 0;
   },
 };

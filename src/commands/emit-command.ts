@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { loadMap } from '../built-folder.ts';
+import { listRoute } from '../plan/rewrite-map.ts';
 import { UsageError } from '../errors.ts';
 import { HOSTS, findHost } from '../hosts/hosts.ts';
 import { parseListen, writeHostFiles } from '../hosts/write-host-files.ts';
@@ -49,7 +50,7 @@ Options:
     const dir = path.resolve(values.dir ?? 'dist');
     const map = await loadMap(dir);
     const written = writeHostFiles(host.emit({ map, dir, listen }), path.resolve(values.out));
-    console.log(`${host.name}: wrote ${written.join(', ')} (${map.list.count.toLocaleString('en-US')} clients, ${map.list.page.last.toLocaleString('en-US')} pages a list)`);
+    console.log(`${host.name}: wrote ${written.join(', ')} (${listRoute(map).count.toLocaleString('en-US')} clients, ${listRoute(map).page.last.toLocaleString('en-US')} pages a list)`);
     return 0;
   },
 };

@@ -1,5 +1,5 @@
 /**
- * What a host must do to answer like the preview, one column of the README's host table each. Every
+ * What a host must do to answer like the preview, one column of docs/hosts.md's host table each. Every
  * host adapter declares the ones it cannot do (its `gaps`, with the reason); tests send the requests of
  * each behaviour to every host and check both the behaviours that work and the gaps as declared.
  */
@@ -19,5 +19,5 @@ export const BEHAVIOURS = {
 
 export type Behaviour = keyof typeof BEHAVIOURS;
 
-/** Behaviours a host cannot do, with the reason the README gives. */
+/** Behaviours a host cannot do, with the reason the host table of docs/hosts.md gives. */
 export type Gaps = Partial<Record<Behaviour, string>>;

@@ -2,7 +2,7 @@ import { BEHAVIOURS, type Behaviour } from './behaviours.ts';
 import type { HostAdapter } from './host-adapter.ts';
 
 /**
- * The README's table of hosts by behaviour, rendered from the adapters' declared gaps: a cell is
+ * docs/hosts.md's table of hosts by behaviour, rendered from the adapters' declared gaps: a cell is
  * "yes" when the host answers that behaviour's probes like the preview, else a numbered note with the
  * reason (one note for the cells of a host that share a reason). Tests send the probes to every host,
  * so each cell is backed by one (test/support/host-suite.ts).

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RewriteMap } from '../plan/rewrite-map.ts';
-import { jsonText } from '../render/json-text.ts';
+import { jsonText } from '../json-text.ts';
 
 /**
  * Requests Node's HTTP parser rejects before any handler sees them (a method it does not know, bytes

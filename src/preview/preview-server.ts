@@ -67,10 +67,10 @@ async function answer(dir: string, map: RewriteMap, request: IncomingMessage, re
   request.url = `/${resolved.file}`;
   withApiHeaders(response, map.headers);
   await serveHandler(request, response, serveConfig(dir), {
-    // A file the map names but the build did not write (an unknown record id) is the JSON 404.
+    // A file the map names but the build did not write (an unknown record id) is the route's `missingFile` answer.
     sendError: async (...args: unknown[]) => {
       const [, res, , , , , spec] = args as [unknown, ServerResponse, unknown, unknown, unknown, unknown, { statusCode: number }];
-      if (spec.statusCode === 404) sendBody(res, map, 404, map.errors.notFound.body);
+      if (spec.statusCode === 404) sendBody(res, map, resolved.missing.status, resolved.missing.body);
       else sendBody(res, map, 500, '{"detail":"Internal error."}');
     },
   } as ServeMethods);

@@ -35,6 +35,8 @@ export interface ProduceSettings {
   storeFile: string;
   map: RewriteMap;
   formats: Format[];
+  /** Files beside the site's own, written after them (the zero-config host's configuration). */
+  extraFiles: { path: string; body: string }[];
   /** Shared counter of batches sent and not yet taken: the render thread waits when it is full. */
   pending: SharedArrayBuffer;
 }

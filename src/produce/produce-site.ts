@@ -9,11 +9,11 @@ import type { FileBatch, RemovedBatch, WorkerMessage } from './file-batch.ts';
  * few batches ready meanwhile. The store must be closed by this thread before, as the render thread
  * opens it itself.
  */
-export async function* produceSite(storeFile: string, map: RewriteMap, formats: Format[]): AsyncGenerator<FileBatch | RemovedBatch> {
+export async function* produceSite(storeFile: string, map: RewriteMap, formats: Format[], extraFiles: { path: string; body: string }[] = []): AsyncGenerator<FileBatch | RemovedBatch> {
   const pending = new SharedArrayBuffer(4);
   const counter = new Int32Array(pending);
   const worker = new Worker(new URL('./start-worker.mjs', import.meta.url), {
-    workerData: { storeFile, map, formats, pending },
+    workerData: { storeFile, map, formats, extraFiles, pending },
     // The thread keeps little alive (one page, one batch); without a cap V8 lets garbage grow its heap.
     resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
   });

@@ -43,7 +43,11 @@ function run(): void {
       bytes = 0;
     };
 
-    for (const file of siteFiles(store, settings.map, settings.formats)) {
+    const files = function* () {
+      yield* siteFiles(store, settings.map, settings.formats);
+      yield* settings.extraFiles;
+    };
+    for (const file of files()) {
       const data = Buffer.from(file.body, 'utf8');
       const hash = createHash('md5').update(data).digest('hex');
       const previous = store.takePreviousFile(file.path);

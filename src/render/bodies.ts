@@ -1,12 +1,5 @@
 import { CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX } from '../contract.ts';
-
-/** A client as it comes out of the store: its own fields and its registrant's, already JSON text. */
-export interface StoredClient {
-  id: number;
-  fields: string;
-  registrantId: number;
-  registrantFields: string;
-}
+import type { StoredClient } from '../store/record-store.ts';
 
 /**
  * Bytes of the bodies (contract sections 1, 2 and 4). `base` is the base URL and `suffix` the query

@@ -1,5 +1,5 @@
 import { LIST_PATH, type Format, type Ordering } from '../contract.ts';
-import { jsonStringContent } from './json-text.ts';
+import { jsonStringContent } from '../json-text.ts';
 
 /**
  * A link of the list (contract section 2): the request's `format` and `ordering` plus `page`, keys in

@@ -1,5 +1,5 @@
 import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS } from '../contract.ts';
-import { jsonText } from './json-text.ts';
+import { jsonText } from '../json-text.ts';
 
 /**
  * The part of a record's JSON that never changes with the base URL or the format: every key after

@@ -1,8 +1,9 @@
-import { ORDERINGS, PAGE_SIZE, folderName, type Format } from '../contract.ts';
-import { MAP_FILE, errorAnswers, type RewriteMap } from '../plan/rewrite-map.ts';
+import { CLIENT_PATH_PREFIX, LIST_PATH, ORDERINGS, PAGE_SIZE, REGISTRANT_PATH_PREFIX, type Format } from '../contract.ts';
+import { jsonStringContent } from '../json-text.ts';
+import { MAP_FILE, errorAnswers, listRoute, type RewriteMap } from '../plan/rewrite-map.ts';
+import { listPageFile, recordFile } from '../plan/site-layout.ts';
 import type { RecordStore } from '../store/record-store.ts';
 import { clientBody, formatSuffix, pageBody, registrantBody } from './bodies.ts';
-import { jsonStringContent } from './json-text.ts';
 import { pageLinkJson } from './links.ts';
 
 /** One file of the output: its path relative to the output folder, and its text. */
@@ -19,8 +20,9 @@ export interface SiteFile {
 export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonly Format[]): Generator<SiteFile> {
   const base = jsonStringContent(map.baseUrl);
   const suffixes = formats.map(formatSuffix);
-  const count = map.list.count;
-  const last = map.list.page.last;
+  const list = listRoute(map);
+  const count = list.count;
+  const last = list.page.last;
 
   for (const ordering of ORDERINGS) {
     let page = 1;
@@ -29,10 +31,7 @@ export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonl
       for (const [i, format] of formats.entries()) {
         const next = pageLinkJson(map.baseUrl, format, ordering, page + 1, last);
         const previous = pageLinkJson(map.baseUrl, format, ordering, page - 1, last);
-        yield {
-          path: `pages/${folderName(format)}/${folderName(ordering)}/${page}.json`,
-          body: pageBody(count, next, previous, batch[i]!),
-        };
+        yield { path: listPageFile(LIST_PATH, format, ordering, page), body: pageBody(count, next, previous, batch[i]!) };
       }
       page++;
       batch = formats.map(() => []);
@@ -42,7 +41,7 @@ export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonl
       for (const [i, format] of formats.entries()) {
         const body = clientBody(base, suffixes[i]!, client);
         batch[i]!.push(body);
-        if (ordering === '') yield recordFile('clients', format, client.id, body);
+        if (ordering === '') yield { path: recordFile(`${CLIENT_PATH_PREFIX}{id}/`, client.id, format), body };
       }
       if (batch[0]!.length === PAGE_SIZE) yield* emitPage();
     }
@@ -52,24 +51,11 @@ export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonl
 
   for (const registrant of store.registrants()) {
     for (const [i, format] of formats.entries()) {
-      yield recordFile('registrants', format, registrant.id, registrantBody(base, suffixes[i]!, registrant.id, registrant.fields));
+      const body = registrantBody(base, suffixes[i]!, registrant.id, registrant.fields);
+      yield { path: recordFile(`${REGISTRANT_PATH_PREFIX}{id}/`, registrant.id, format), body };
     }
   }
 
   for (const answer of errorAnswers(map)) yield { path: answer.file, body: answer.body };
   yield { path: MAP_FILE, body: `${JSON.stringify(map, null, 2)}\n` };
-}
-
-function recordFile(kind: 'clients' | 'registrants', format: Format, id: number, body: string): SiteFile {
-  return { path: `${kind}/${folderName(format)}/${id}.json`, body };
-}
-
-/** The folders `siteFiles` writes into, so that the writer can create them once, up front. */
-export function siteFolders(formats: readonly Format[]): string[] {
-  const folders = ['errors'];
-  for (const format of formats) {
-    for (const ordering of ORDERINGS) folders.push(`pages/${folderName(format)}/${folderName(ordering)}`);
-    folders.push(`clients/${folderName(format)}`, `registrants/${folderName(format)}`);
-  }
-  return folders;
 }

@@ -1,103 +1,114 @@
-import { jsonStringContent } from '../render/json-text.ts';
-import type { ErrorAnswer, RewriteMap, ValueFolders } from '../plan/rewrite-map.ts';
+import { jsonStringContent } from '../json-text.ts';
+import type { ErrorAnswer, PageStep, RewriteMap, Route, Step } from '../plan/rewrite-map.ts';
 
 /**
- * What answers a request, decided from the rewrite map alone (contract sections 3 to 5). Pure: the
- * preview serves the answer, tests compare host adapters against it.
+ * What answers a request, decided from the rewrite map alone: the path picks a route, then the route's
+ * steps run in the map's order, each answering an error or filling a part of the file's name. Pure:
+ * the preview serves the answer, the Cloudflare Worker and the CloudFront Function carry this same
+ * code, and tests compare every other host against it.
  */
 export type Answer =
-  | { kind: 'file'; status: 200; file: string }
+  | { kind: 'file'; status: 200; file: string; missing: ErrorAnswer }
   | { kind: 'error'; status: number; body: string; file: string }
-  | { kind: 'redirect'; status: 301; location: string };
+  | { kind: 'redirect'; status: number; location: string };
 
 /** Longest value echoed back in an error's detail: enough to recognise, never a megabyte. */
 const ECHO_LIMIT = 100;
 
 export function resolveRequest(map: RewriteMap, method: string, target: string): Answer {
   const { rawPath, rawQuery } = splitTarget(target);
-  const route = matchRoute(map, normalizePath(rawPath));
-
-  if (route.kind === 'none') return error(map.errors.notFound);
-  if (!map.methods.includes(method)) return methodNotAllowed(map, method);
-  if (route.kind === 'redirect') {
-    return { kind: 'redirect', status: 301, location: `${route.path}/${rawQuery === undefined ? '' : `?${rawQuery}`}` };
-  }
+  const match = matchRoute(map, normalizePath(rawPath));
+  if (match === undefined) return error(map.errors.notFound);
 
   const query = lastValues(rawQuery ?? '');
-  if (route.kind === 'record') {
-    const folder = pick(route.format, query.get('format'));
-    if (folder === undefined) return error(map.errors.notFound);
-    return { kind: 'file', status: 200, file: fill(route.file, { format: folder, id: route.id }) };
-  }
-  return resolveList(map, query);
-}
-
-function resolveList(map: RewriteMap, query: Map<string, string>): Answer {
-  const list = map.list;
-  const format = pick(list.format, query.get('format'));
-  if (format === undefined) return error(map.errors.notFound);
-
-  const orderingValue = query.get('ordering');
-  const ordering = pick(list.ordering, orderingValue);
-  if (ordering === undefined) return error(map.errors.unsupportedOrdering, { value: orderingValue ?? '' });
-
-  const pageSize = query.get('page_size');
-  if (pageSize !== undefined && /^[0-9]+$/.test(pageSize)) {
-    const size = Number(pageSize);
-    if (size >= 1 && size < list.pageSize.served) return error(map.errors.unsupportedPageSize, { value: pageSize });
-  }
-
-  for (const name of list.rejectedFilters) {
-    const value = query.get(name);
-    // An empty filter filters nothing on the live service either.
-    if (value !== undefined && value !== '') {
-      const answer = map.errors.unsupportedFilter;
-      return error({ ...answer, ...answer.byName[name], template: answer.template }, { name, value });
+  const parts: Record<string, string> = { id: match.id };
+  for (const step of match.route.steps) {
+    const answer = runStep(map, step, method, query, parts);
+    if (answer !== undefined) return answer;
+    if (match.missingSlash && step.step === map.paths.missingSlash.after) {
+      return { kind: 'redirect', status: map.paths.missingSlash.status, location: `${match.path}/${rawQuery === undefined ? '' : `?${rawQuery}`}` };
     }
   }
-
-  const page = pageNumber(query.get('page'), list.page.last, list.page.lastAlias);
-  if (page === undefined) return error(map.errors.invalidPage);
-  return { kind: 'file', status: 200, file: fill(list.file, { format, ordering, page: String(page) }) };
+  return { kind: 'file', status: 200, file: fill(match.route.file, parts), missing: map.errors[match.route.missingFile] };
 }
 
-/** `page`: absent or empty is 1, `last` the last page, else decimal digits within range. */
-function pageNumber(value: string | undefined, last: number, lastAlias: string): number | undefined {
+/** One step: an error answer, or nothing (having filled its part of the file name). */
+function runStep(map: RewriteMap, step: Step, method: string, query: Map<string, string>, parts: Record<string, string>): Answer | undefined {
+  switch (step.step) {
+    case 'method':
+      return step.allowed.includes(method) ? undefined : error(map.errors[step.error], { method }, method);
+    case 'choice': {
+      const value = query.get(step.param) ?? '';
+      if (!Object.hasOwn(step.choices, value)) return error(map.errors[step.error], { value });
+      parts[step.sets] = step.choices[value]!;
+      return undefined;
+    }
+    case 'pageSize': {
+      const value = query.get(step.param);
+      if (value === undefined || !/^[0-9]+$/.test(value)) return undefined;
+      const size = Number(value);
+      return size >= 1 && size < step.served ? error(map.errors[step.error], { value }) : undefined;
+    }
+    case 'filters':
+      for (const name of step.rejected) {
+        const value = query.get(name);
+        // An empty filter filters nothing on the live service either.
+        if (value !== undefined && value !== '') return error(map.errors[step.error], { name, value }, name);
+      }
+      return undefined;
+    case 'page': {
+      const page = pageNumber(step, query.get(step.param));
+      if (page === undefined) return error(map.errors[step.error]);
+      parts[step.sets] = page === 1 ? step.firstFile : step.otherFile.replace('{n}', String(page));
+      return undefined;
+    }
+    default:
+      // A map from a newer build: answering without the step would serve the wrong file.
+      throw new Error(`unknown step ${(step satisfies never as Step).step}`);
+  }
+}
+
+/** `page`: absent or empty is 1, the alias the last page, else decimal digits within range. */
+function pageNumber(step: PageStep, value: string | undefined): number | undefined {
   if (value === undefined || value === '') return 1;
-  if (value === lastAlias) return last;
+  if (value === step.lastAlias) return step.last;
   if (!/^[0-9]+$/.test(value)) return undefined;
   const page = Number(value);
-  return page >= 1 && page <= last ? page : undefined;
+  return page >= 1 && page <= step.last ? page : undefined;
 }
 
-type Route =
-  | { kind: 'none' }
-  | { kind: 'list' }
-  | { kind: 'record'; id: string; file: string; format: ValueFolders }
-  | { kind: 'redirect'; path: string };
+interface RouteMatch {
+  route: Route;
+  id: string;
+  /** The path matched the route without its final `/` (a redirect once the method is allowed). */
+  missingSlash: boolean;
+  path: string;
+}
 
-const ID_SEGMENT = /^([0-9]+)\/$/;
-const ID_SEGMENT_NO_SLASH = /^([0-9]+)$/;
-
-/** Longest id looked up as a file: longer digit strings cannot name a record (and would make long paths). */
-export const MAX_ID_DIGITS = 16;
-
-function matchRoute(map: RewriteMap, path: string): Route {
-  if (path === map.list.path) return { kind: 'list' };
-  if (`${path}/` === map.list.path) return { kind: 'redirect', path };
-  for (const record of map.records) {
-    const prefix = record.path.slice(0, record.path.indexOf('{id}'));
-    if (!path.startsWith(prefix)) continue;
-    const rest = path.slice(prefix.length);
-    const id = ID_SEGMENT.exec(rest)?.[1];
-    if (id !== undefined) {
-      const digits = id.replace(/^0+(?=[0-9])/, '');
-      if (digits.length > MAX_ID_DIGITS) return { kind: 'none' };
-      return { kind: 'record', id: digits, file: record.file, format: record.format };
-    }
-    if (ID_SEGMENT_NO_SLASH.test(rest)) return { kind: 'redirect', path };
+function matchRoute(map: RewriteMap, path: string): RouteMatch | undefined {
+  const withSlash = path.endsWith('/') ? path : `${path}/`;
+  for (const route of map.routes) {
+    const id = matchPath(route.path, withSlash, map.paths.idDigits, path !== withSlash);
+    if (id !== undefined) return { route, id, missingSlash: path !== withSlash, path };
   }
-  return { kind: 'none' };
+  return undefined;
+}
+
+/**
+ * The id a path names on a route (`''` for a route without one), or undefined when it does not match.
+ * Leading zeros of an id are dropped; an id longer than `idDigits` names no record, but its path
+ * without the final slash is still redirected (the redirect does not look the record up).
+ */
+function matchPath(routePath: string, path: string, idDigits: number, missingSlash: boolean): string | undefined {
+  const at = routePath.indexOf('{id}');
+  if (at < 0) return path === routePath ? '' : undefined;
+  const prefix = routePath.slice(0, at);
+  const suffix = routePath.slice(at + '{id}'.length);
+  if (!path.startsWith(prefix) || !path.endsWith(suffix) || path.length < prefix.length + suffix.length + 1) return undefined;
+  const digits = path.slice(prefix.length, path.length - suffix.length);
+  if (!/^[0-9]+$/.test(digits)) return undefined;
+  const id = digits.replace(/^0+(?=[0-9])/, '');
+  return id.length > idDigits && !missingSlash ? undefined : id;
 }
 
 /** A request target split at its first `?`: the path as sent, and the query as sent (undefined: no `?`). */
@@ -130,26 +141,18 @@ export function lastValues(rawQuery: string): Map<string, string> {
   return values;
 }
 
-/** The folder a parameter value selects; absent and empty are the same. */
-function pick(folders: ValueFolders, value: string | undefined): string | undefined {
-  return Object.hasOwn(folders, value ?? '') ? folders[value ?? ''] : undefined;
-}
-
 function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
 }
 
-function methodNotAllowed(map: RewriteMap, method: string): Answer {
-  const answer = map.errors.methodNotAllowed;
-  return error({ ...answer, ...answer.byMethod[method], template: answer.template }, { method });
-}
-
-function error(answer: ErrorAnswer, values: Record<string, string> = {}): Answer {
+/** An error answer; `variant` names the fixed-body variant (a method, a filter) whose file it is. */
+function error(answer: ErrorAnswer, values: Record<string, string> = {}, variant?: string): Answer {
+  const file = (variant !== undefined && answer.variants?.[variant]?.file) || answer.file;
   let body = answer.body;
   if (answer.template !== undefined) {
     body = answer.template.replace(/\{(value|name|method)\}/g, (_, key: string) => echo(values[key] ?? ''));
   }
-  return { kind: 'error', status: answer.status, body, file: answer.file };
+  return { kind: 'error', status: answer.status, body, file };
 }
 
 function echo(value: string): string {

@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openScratchDatabase, removeStoreFile } from './scratch-database.ts';
 import type { Ordering } from '../contract.ts';
-import type { StoredClient } from '../render/bodies.ts';
 
 /**
  * The store between reading records and writing pages: a SQLite file, so that the build's memory does
@@ -124,6 +123,14 @@ export class RecordStore {
     if (this.db.open) this.db.close();
     removeStoreFile(this.file);
   }
+}
+
+/** A client as it comes out of the store: its own fields and its registrant's, already JSON text. */
+export interface StoredClient {
+  id: number;
+  fields: string;
+  registrantId: number;
+  registrantFields: string;
 }
 
 export interface StoreCounts {

@@ -33,6 +33,8 @@ export class FileWriter {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly highWater: number;
   private failure: Error | undefined;
+  /** Folders made lately: files come folder by folder, so a short memory saves nearly every mkdir. */
+  private readonly madeFolders = new Map<string, Promise<unknown>>();
 
   constructor(
     readonly root: string,
@@ -44,7 +46,7 @@ export class FileWriter {
   }
 
   async createFolders(folders: readonly string[]): Promise<void> {
-    for (const folder of folders) await this.io.mkdir(path.join(this.root, folder), { recursive: true });
+    for (const folder of folders) await this.folder(path.join(this.root, folder));
   }
 
   write(relativePath: string, data: Uint8Array): Promise<void> {
@@ -80,6 +82,7 @@ export class FileWriter {
     const task = this.limit(async () => {
       if (this.failure) return;
       try {
+        await this.folder(path.dirname(target));
         await operation(target);
       } catch (error) {
         this.failure ??= new Error(`cannot write ${target}: ${(error as Error).message}`, { cause: error });
@@ -88,5 +91,16 @@ export class FileWriter {
     this.inFlight.add(task);
     void task.finally(() => this.inFlight.delete(task));
     if (this.inFlight.size >= this.highWater) await Promise.race(this.inFlight);
+  }
+
+  /** Makes a folder (and its parents) once; the folders of the files under way are remembered. */
+  private folder(folder: string): Promise<unknown> {
+    let made = this.madeFolders.get(folder);
+    if (made === undefined) {
+      made = this.io.mkdir(folder, { recursive: true });
+      this.madeFolders.set(folder, made);
+      if (this.madeFolders.size > 256) this.madeFolders.delete(this.madeFolders.keys().next().value!);
+    }
+    return made;
   }
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { recordKind } from '../plan/site-layout.ts';
 import type { FileBatch, RemovedBatch } from '../produce/file-batch.ts';
 import { BUILD_FOLDER, CHANGED_FILE, LineFile, REMOVED_FILE, manifestLine } from './manifest.ts';
 import { FileWriter, type WriteStats, type WriterIO } from './file-writer.ts';
@@ -7,13 +8,12 @@ export interface SiteWriteStats extends WriteStats {
   files: number;
   bytes: number;
   removed: number;
-  /** Files per top folder (`pages`, `clients`, ...): for the build's check that records in are records out. */
-  byFolder: Record<string, number>;
+  /** Record files written or linked, by route (`clients`, `registrants`): for the check that records in are records out. */
+  recordFiles: Record<string, number>;
 }
 
 export interface SiteWriteOptions {
   root: string;
-  folders: readonly string[];
   /** The previous build's folder: unchanged files are hard-linked from it. */
   previousDir: string | undefined;
   concurrency: number;
@@ -28,14 +28,14 @@ export interface SiteWriteOptions {
  */
 export async function writeSite(batches: AsyncIterable<FileBatch | RemovedBatch>, options: SiteWriteOptions): Promise<SiteWriteStats> {
   const writer = new FileWriter(options.root, options.concurrency, options.io);
-  await writer.createFolders([...options.folders, BUILD_FOLDER]);
+  await writer.createFolders([BUILD_FOLDER]);
   const manifest = LineFile.manifest(options.root);
   const changed = new LineFile(path.join(options.root, CHANGED_FILE));
   const removed = new LineFile(path.join(options.root, REMOVED_FILE));
   let files = 0;
   let bytes = 0;
   let removedCount = 0;
-  const byFolder: Record<string, number> = {};
+  const recordFiles: Record<string, number> = {};
 
   for await (const batch of batches) {
     if (batch.kind === 'removed') {
@@ -55,8 +55,8 @@ export async function writeSite(batches: AsyncIterable<FileBatch | RemovedBatch>
       }
       await manifest.add(manifestLine({ path: filePath, size, hash: batch.hashes[i]! }));
       bytes += size;
-      const folder = filePath.slice(0, filePath.indexOf('/'));
-      byFolder[folder] = (byFolder[folder] ?? 0) + 1;
+      const kind = recordKind(filePath);
+      if (kind !== undefined) recordFiles[kind] = (recordFiles[kind] ?? 0) + 1;
     }
     files += batch.paths.length;
     options.onProgress?.(files);
@@ -64,5 +64,5 @@ export async function writeSite(batches: AsyncIterable<FileBatch | RemovedBatch>
 
   const stats = await writer.finish();
   await Promise.all([manifest.close(), changed.close(), removed.close()]);
-  return { ...stats, files, bytes, removed: removedCount, byFolder };
+  return { ...stats, files, bytes, removed: removedCount, recordFiles };
 }

@@ -9,9 +9,12 @@ export interface CliResult {
   stderr: string;
 }
 
+/** tsx's loader, found from here: a child working in a folder outside the repository finds it too. */
+const TSX_LOADER = import.meta.resolve('tsx');
+
 /** Runs the real command line (`tsx src/cli.ts ...`) in a child process, as a user would. */
 export function runCli(args: string[], cwd = REPO_ROOT): CliResult {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', `${REPO_ROOT}src/cli.ts`, ...args], {
+  const result = spawnSync(process.execPath, ['--import', TSX_LOADER, `${REPO_ROOT}src/cli.ts`, ...args], {
     cwd,
     encoding: 'utf8',
     env: { ...process.env, FORCE_COLOR: '0' },

@@ -208,3 +208,14 @@ export function syntaxBeyondEs5(code: string): string[] {
   if (errors.length > 0) found.add(`does not parse: ${ts.flattenDiagnosticMessageText(errors[0]!.messageText, ' ')}`);
   return [...found];
 }
+
+/**
+ * The code's syntax tree, printed by TypeScript without comments or trivia: two programs that print
+ * the same parse the same, token for token and statement for statement.
+ */
+export function syntaxTree(code: string): string {
+  const source = ts.createSourceFile('function.js', code, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const errors = (source as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics;
+  if (errors.length > 0) throw new Error(`does not parse: ${ts.flattenDiagnosticMessageText(errors[0]!.messageText, ' ')}`);
+  return ts.createPrinter({ removeComments: true }).printFile(source);
+}

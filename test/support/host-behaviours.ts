@@ -6,7 +6,7 @@ import { resolveRequest } from '../../src/routing/resolve-request.ts';
 import { parseDetail } from './conformance.ts';
 
 /**
- * The requests behind each column of the README's host table, written for a build of the lda-real
+ * The requests behind each column of docs/hosts.md's host table, written for a build of the lda-real
  * conformance set (74 clients, 3 pages; client 153637 and registrant 401105130 exist), and the rules
  * for comparing a host's answer with the preview's. Every host's tests send these: through a real
  * server where one runs here, through the emitted rules evaluated as the host documents them otherwise.
@@ -102,8 +102,8 @@ export interface Exchange {
 /** What the preview answers, from the same map and files: the reference every host is held to. */
 export function expectedExchange(map: RewriteMap, dir: string, probe: Probe): Exchange {
   let answer = resolveRequest(map, probe.method === 'HEAD' ? 'GET' : probe.method, probe.target);
-  // As the preview does: a record the build did not write is the map's 404.
-  if (answer.kind === 'file' && !existsSync(path.join(dir, answer.file))) answer = { kind: 'error', ...map.errors.notFound };
+  // As the preview does: a file the build did not write is the route's missing-file answer.
+  if (answer.kind === 'file' && !existsSync(path.join(dir, answer.file))) answer = { kind: 'error', ...answer.missing };
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(map.headers)) headers[name.toLowerCase()] = value;
   let body: Buffer;

@@ -1,16 +1,18 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { decodePath, splitTarget } from '../../src/routing/resolve-request.ts';
 import type { Exchange, Probe } from './host-behaviours.ts';
 
 /**
  * Vercel's routing, evaluated over an emitted `vercel.json` the way Vercel documents it, so the Vercel
- * adapter can be tested here. Sources: the vercel.json reference (vercel.com/docs/project-configuration,
- * "rewrites", "redirects", "headers" and the `has`/`missing` object definition), the schema Vercel
- * validates vercel.json with and the code that turns it into routes (vercel/vercel
- * packages/routing-utils: schemas.ts, superstatic.ts, index.ts `getTransformedRoutes`), and for what
- * those leave open, the open-source code of the same model: Vercel's CLI router (packages/cli/src/util/
- * dev/router.ts) and Next.js's `matchHas` (the `has` field is documented alike for next.config.js).
+ * adapter can be tested here. The file holds `routes`, Vercel's ordered routing rules. Sources: the
+ * routes reference (vercel.com/docs/build-output-api/configuration, "routes": the `Source` and
+ * `Handler` routes, which "uses the same syntax as the routes property of the vercel.json file"), the
+ * `has`/`missing` object definition, the schema and normalisation Vercel validates routes with
+ * (vercel/vercel packages/routing-utils: schemas.ts `routesSchema`, index.ts `normalizeRoutes`), and
+ * for what those leave open, the open-source code of the same model: Vercel's CLI router and dev server
+ * (packages/cli/src/util/dev/router.ts, server.ts) and Next.js's `matchHas` (the `has` field is
+ * documented alike for next.config.js). Each step below names what it follows.
  */
 
 export interface QueryCondition {
@@ -19,15 +21,22 @@ export interface QueryCondition {
   value?: string;
 }
 
-interface Conditions {
+export interface SourceRoute {
+  src: string;
+  dest?: string;
+  headers?: Record<string, string>;
+  status?: number;
+  continue?: boolean;
+  check?: boolean;
+  caseSensitive?: boolean;
   has?: QueryCondition[];
   missing?: QueryCondition[];
 }
 
+export type VercelRoute = SourceRoute | { handle: string };
+
 export interface VercelConfigFile {
-  redirects: ({ source: string; destination: string; statusCode?: number; permanent?: boolean } & Conditions)[];
-  headers: ({ source: string; headers: { key: string; value: string }[] } & Conditions)[];
-  rewrites: ({ source: string; destination: string; statusCode?: number } & Conditions)[];
+  routes: VercelRoute[];
 }
 
 export interface VercelSite {
@@ -35,96 +44,118 @@ export interface VercelSite {
   config: VercelConfigFile;
 }
 
-/** The schema's limits (routing-utils schemas.ts); older schemas allowed 1,024 rewrites, so that. */
-const LIMITS = { redirects: 1024, rewrites: 1024, has: 16 };
-const ALLOWED_KEYS: Record<string, string[]> = {
-  top: ['$schema', 'redirects', 'headers', 'rewrites'],
-  redirects: ['source', 'destination', 'statusCode', 'permanent', 'has', 'missing'],
-  headers: ['source', 'headers', 'has', 'missing'],
-  rewrites: ['source', 'destination', 'statusCode', 'has', 'missing'],
-};
+/** The properties this evaluator models, all of them in the schema (`routesSchema`), and its limits. */
+const ROUTE_KEYS = ['src', 'dest', 'headers', 'status', 'continue', 'check', 'caseSensitive', 'has', 'missing'];
+const HANDLES = ['filesystem', 'hit', 'miss', 'rewrite', 'error', 'resource'];
+const LIMITS = { text: 4096, headers: 100, has: 16 };
 
 /**
- * Reads `vercel.json` and checks it the way a deploy would: only properties the schema allows, within
- * its limits, every source a path-to-regexp pattern, every `:segment` of a destination defined by the
- * source or a `has` item (routing-utils `checkPatternSyntax`).
+ * Reads `vercel.json` and checks it the way a deploy would: only properties the schema allows (those
+ * this evaluator models), within its limits, every `src` a regular expression (`checkRegexSyntax`),
+ * each `handle` once at most; and, as a check of this evaluator's own, every `$name` of a `dest` or
+ * header defined by a named group of its `src` or by a `has` item.
  */
 export function loadVercelSite(dir: string): VercelSite {
   const config = JSON.parse(readFileSync(path.join(dir, 'vercel.json'), 'utf8')) as Record<string, unknown>;
   const problems: string[] = [];
-  for (const key of Object.keys(config)) if (!ALLOWED_KEYS.top!.includes(key)) problems.push(`unknown property ${key}`);
-  for (const kind of ['redirects', 'headers', 'rewrites'] as const) {
-    const items = (config[kind] ?? []) as Record<string, unknown>[];
-    if (kind !== 'headers' && items.length > LIMITS[kind]) problems.push(`${items.length} ${kind}, the schema allows ${LIMITS[kind]}`);
-    items.forEach((item, index) => {
-      for (const key of Object.keys(item)) if (!ALLOWED_KEYS[kind]!.includes(key)) problems.push(`${kind}[${index}] has unknown property ${key}`);
-      for (const list of ['has', 'missing'] as const) {
-        const conditions = (item[list] ?? []) as QueryCondition[];
-        if (conditions.length > LIMITS.has) problems.push(`${kind}[${index}].${list} has more than ${LIMITS.has} items`);
-        for (const condition of conditions) {
-          if (condition.type !== 'query' || typeof condition.key !== 'string') problems.push(`${kind}[${index}].${list}: only query items are modelled`);
-          if (condition.value !== undefined) new RegExp(condition.value);
-        }
+  for (const key of Object.keys(config)) if (key !== '$schema' && key !== 'routes') problems.push(`property ${key} is not modelled`);
+  const routes = (config.routes ?? []) as Record<string, unknown>[];
+  const handles: unknown[] = [];
+  routes.forEach((route, index) => {
+    const where = `routes[${index}]`;
+    if ('handle' in route) {
+      if (Object.keys(route).length !== 1 || !HANDLES.includes(String(route.handle)) || handles.includes(route.handle)) problems.push(`${where} is not a valid handle route`);
+      handles.push(route.handle);
+      return;
+    }
+    for (const key of Object.keys(route)) if (!ROUTE_KEYS.includes(key)) problems.push(`${where} has property ${key}, not modelled`);
+    const src = String(route.src ?? '');
+    if (!src.startsWith('^') || !src.endsWith('$')) problems.push(`${where}.src is not anchored (Vercel would anchor it: normalizeRoutes)`);
+    if (src.length > LIMITS.text || String(route.dest ?? '').length > LIMITS.text) problems.push(`${where}: src or dest longer than ${LIMITS.text}`);
+    let names: string[] = [];
+    try {
+      names = Object.keys(new RegExp(`${src}|`).exec('')?.groups ?? {});
+    } catch {
+      problems.push(`${where}.src is not a regular expression: ${src}`);
+    }
+    const headers = (route.headers ?? {}) as Record<string, string>;
+    if (Object.keys(headers).length > LIMITS.headers) problems.push(`${where} has more than ${LIMITS.headers} headers`);
+    for (const list of ['has', 'missing'] as const) {
+      const conditions = (route[list] ?? []) as QueryCondition[];
+      if (conditions.length > LIMITS.has) problems.push(`${where}.${list} has more than ${LIMITS.has} items`);
+      for (const condition of conditions) {
+        if (condition.type !== 'query' || typeof condition.key !== 'string') problems.push(`${where}.${list}: only query items are modelled`);
+        if (condition.value !== undefined) new RegExp(condition.value);
       }
-      const source = compileSource(String(item.source));
-      if (typeof item.destination === 'string') {
-        const defined = new Set([...source.names, ...hasSegments(item as Conditions)]);
-        for (const [, name] of String(item.destination).matchAll(/:([A-Za-z0-9_]+)/g)) {
-          if (!defined.has(name!)) problems.push(`${kind}[${index}] uses :${name} in its destination, defined neither by its source nor by has`);
-        }
+    }
+    const defined = new Set([...names, ...hasSegments(route as unknown as SourceRoute)]);
+    for (const text of [String(route.dest ?? ''), ...Object.values(headers)]) {
+      for (const [, name] of text.matchAll(/\$([A-Za-z][A-Za-z0-9]*)/g)) {
+        if (!defined.has(name!)) problems.push(`${where} uses $${name}, defined neither by its src nor by has`);
       }
-    });
-  }
+    }
+  });
   if (problems.length > 0) throw new Error(`vercel.json would not deploy:\n${problems.join('\n')}`);
-  return { dir, config: { redirects: [], headers: [], rewrites: [], ...(config as Partial<VercelConfigFile>) } };
+  return { dir, config: { routes: routes as unknown as VercelRoute[] } };
 }
 
 export function vercelAnswer(site: VercelSite, probe: Probe): Exchange {
   const { rawPath, rawQuery = '' } = splitTarget(probe.target);
-  // Vercel does not say whether sources see the percent-decoded path; this evaluator decodes it first.
+  // Vercel does not say whether `src` sees the percent-decoded path; this evaluator decodes it first.
+  // Not modelled: Vercel's CLI dev server answers a GET whose path holds `//` with a 301 to the path
+  // with runs of slashes merged, before any route (packages/cli/src/util/dev/server.ts
+  // `serveProjectAsNowV2`: "If there is a double-slash present in the URL, then perform a redirect to
+  // make it clean"); the platform's documentation says nothing of it, so routes see the path as sent.
   const requestPath = decodePath(rawPath);
   const query = new URLSearchParams(rawQuery);
   const { config, dir } = site;
 
-  // The order vercel.json's parts become routes (routing-utils `getTransformedRoutes`): redirects, then
-  // headers (routes that `continue`), then `{ handle: 'filesystem' }`, then rewrites.
-  for (const redirect of config.redirects) {
-    const params = matchRule(redirect, requestPath, query);
-    if (params === undefined) continue;
-    // `permanent` is 308 or 307, else `statusCode`, else 308 (routing-utils `convertRedirects`). "By
-    // default, all query strings that are found in the source path will be passed to the destination
-    // path" (Vercel guide "How do I perform Vercel redirects based on query strings?").
-    const status = redirect.permanent === undefined ? (redirect.statusCode ?? 308) : redirect.permanent ? 308 : 307;
-    const destination = fill(redirect.destination, params);
-    const location = destination.includes('?') || rawQuery === '' ? destination : `${destination}?${rawQuery}`;
-    // A redirect route ends the routing before the header routes: it carries no custom headers.
-    return { status, headers: { location, 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(`Redirecting to ${location} (${status})`) };
-  }
-
+  // Routes are read in order ("routing rules that will be applied", build-output-api "routes"). A
+  // route that matches and `continue`s adds its headers ("A set of headers to apply for responses")
+  // and goes on; any other that matches answers. `{ handle: 'filesystem' }` serves a file that exists
+  // at the path reached so far.
   const headers: Record<string, string> = {};
-  for (const rule of config.headers) {
-    if (matchRule(rule, requestPath, query) === undefined) continue;
-    for (const { key, value } of rule.headers) headers[key.toLowerCase()] = value;
-  }
-
-  // "The source property should NOT be a file because precedence is given to the filesystem prior to
-  // rewrites being applied" (project-configuration, rewrites).
-  const file = staticFile(dir, requestPath);
-  if (file !== undefined) return serveFile(probe, file, 200, headers);
-
-  // Each rewrite becomes a route with `check: true` (routing-utils `convertRewrites`), and `statusCode`
-  // its status. The first that matches answers with its destination file; when that file does not
-  // exist, a rewrite with a status ends there with it, one without goes on to the next rewrites with the
-  // rewritten path (the CLI router's `check` handling, "Equivalent to now-proxy").
   let currentPath = requestPath;
-  for (const rewrite of config.rewrites) {
-    const params = matchRule(rewrite, currentPath, query);
+  for (const route of config.routes) {
+    if ('handle' in route) {
+      const file = route.handle === 'filesystem' ? staticFile(dir, currentPath) : undefined;
+      if (file !== undefined) return serveFile(probe, file, 200, headers);
+      continue;
+    }
+    const params = matchRoute(route, currentPath, query);
     if (params === undefined) continue;
-    const destinationPath = fill(rewrite.destination, params).split('?')[0]!;
-    const destinationFile = staticFile(dir, destinationPath);
-    if (destinationFile !== undefined) return serveFile(probe, destinationFile, rewrite.statusCode ?? 200, headers);
-    if (rewrite.statusCode !== undefined) return platformError(rewrite.statusCode);
-    currentPath = destinationPath;
+    const destination = route.dest === undefined ? currentPath : fill(route.dest, params);
+    const location = Object.entries(route.headers ?? {}).find(([name]) => name.toLowerCase() === 'location');
+    for (const [name, value] of Object.entries(route.headers ?? {})) {
+      if (name.toLowerCase() !== 'location') headers[name.toLowerCase()] = fill(value, params);
+    }
+    if (route.continue) {
+      currentPath = destination.split('?')[0]!;
+      continue;
+    }
+    // "status: A status code to respond with. Can be used in tandem with Location: header to implement
+    // redirects." The request's query is kept, as for vercel.json's `redirects`, which become such
+    // routes (routing-utils `convertRedirects`): "all query strings that are found in the source path
+    // will be passed to the destination path" (Vercel guide "How do I perform Vercel redirects based
+    // on query strings?"). The redirect is answered on its own, without the headers of the routes
+    // before it (the CLI dev server's `exitWithStatus` sends it before it sets the routes' headers).
+    if (location !== undefined && route.status !== undefined && route.status >= 300 && route.status < 400) {
+      const target = fill(location[1], params);
+      const where = target.includes('?') || rawQuery === '' ? target : `${target}?${rawQuery}`;
+      return { status: route.status, headers: { location: where, 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(`Redirecting to ${where}`) };
+    }
+    // The destination file answers, with the route's status. With `check`, a destination that does
+    // not exist goes on through the next routes with the rewritten path, or, for a route with a status,
+    // ends there with it (the CLI router's `check` handling: "Equivalent to now-proxy
+    // exit_with_status()"); without, it is Vercel's own 404.
+    const destinationPath = destination.split('?')[0]!;
+    const file = staticFile(dir, destinationPath);
+    if (file !== undefined) return serveFile(probe, file, route.status ?? 200, headers);
+    if (route.check && route.status === undefined) {
+      currentPath = destinationPath;
+      continue;
+    }
+    return platformError(route.status ?? 404);
   }
   // Nothing answers: the deployment's 404.html if any, else Vercel's own NOT_FOUND page.
   const custom = staticFile(dir, '/404.html');
@@ -132,21 +163,23 @@ export function vercelAnswer(site: VercelSite, probe: Probe): Exchange {
 }
 
 /**
- * A source and its conditions. Sources are path-to-regexp patterns, compiled strict and case-sensitive
- * (routing-utils `sourceToRegex`). `has` and `missing` follow the documented object definition ("The
- * value to check for, if undefined any value will match. A regex like string can be used to capture a
- * specific part of the value", named groups usable in the destination), as Next.js's `matchHas`
- * implements it: the value is a regular expression matched against the whole parameter value, an
- * empty value counts as absent, a repeated parameter is read with its last value, and every `has` item
- * must match while no `missing` item may.
+ * A route's `src` and conditions. `src` is "a PCRE-compatible regular expression that matches each
+ * incoming pathname (excluding querystring)", anchored at both ends (`normalizeRoutes` adds `^` and
+ * `$`), case-insensitive unless `caseSensitive` ("Specifies whether or not the route should match with
+ * case sensitivity"; the CLI router matches with the `i` flag). Its named groups fill `$name` of the
+ * destination and numbered ones `$1`. `has` and `missing` follow the documented object definition
+ * ("The value to check for, if undefined any value will match. A regex like string can be used to
+ * capture a specific part of the value", named groups usable in the destination), as Next.js's
+ * `matchHas` implements it: the value is a regular expression matched against the whole parameter
+ * value, an empty value counts as absent, a repeated parameter is read with its last value, and every
+ * `has` item must match while no `missing` item may.
  */
-function matchRule(rule: { source: string } & Conditions, requestPath: string, query: URLSearchParams): Record<string, string> | undefined {
-  const source = compileSource(rule.source);
-  const match = source.regex.exec(requestPath);
+function matchRoute(route: SourceRoute, requestPath: string, query: URLSearchParams): Record<string, string> | undefined {
+  const match = new RegExp(route.src, route.caseSensitive ? '' : 'i').exec(requestPath);
   if (match === null) return undefined;
-  const params: Record<string, string> = {};
-  source.names.forEach((name, index) => {
-    params[name] = match[index + 1] ?? '';
+  const params: Record<string, string> = { ...match.groups };
+  match.forEach((value, index) => {
+    if (index > 0) params[String(index)] = value ?? '';
   });
   const matches = (condition: QueryCondition): boolean => {
     const value = query.getAll(condition.key!).at(-1);
@@ -160,123 +193,57 @@ function matchRule(rule: { source: string } & Conditions, requestPath: string, q
     Object.assign(params, found.groups ?? {});
     return true;
   };
-  if (!(rule.has ?? []).every(matches) || (rule.missing ?? []).some(matches)) return undefined;
+  if (!(route.has ?? []).every(matches) || (route.missing ?? []).some(matches)) return undefined;
   return params;
 }
 
 /** Named groups and value-less keys of `has` items can be used in a destination (`collectHasSegments`). */
-function hasSegments(rule: Conditions): string[] {
-  return (rule.has ?? []).flatMap((item) =>
+function hasSegments(route: SourceRoute): string[] {
+  return (route.has ?? []).flatMap((item) =>
     item.value === undefined ? [item.key!] : [...item.value.matchAll(/\(\?<([a-zA-Z][a-zA-Z0-9]*)>/g)].map((found) => found[1]!),
   );
 }
 
-function fill(destination: string, params: Record<string, string>): string {
-  return destination.replace(/:([A-Za-z0-9_]+)/g, (whole, name: string) => params[name] ?? whole);
+/** `$name` and `$1` in a destination or header (the CLI router's `resolveRouteParameters`). */
+function fill(text: string, params: Record<string, string>): string {
+  return text.replace(/\$([1-9a-zA-Z]+)/g, (_, name: string) => params[name] ?? '');
 }
-
-interface CompiledSource {
-  regex: RegExp;
-  /** Parameter names in group order (unnamed ones numbered from 0, as path-to-regexp does). */
-  names: string[];
-}
-
-const compiled = new Map<string, CompiledSource>();
 
 /**
- * The subset of path-to-regexp 6.1 (the version routing-utils vendors) that vercel.json sources use:
- * literal text, `:name` parameters with an optional `(pattern)`, unnamed `(pattern)` groups, a `/`
- * before a parameter taken as its prefix, modifiers after a parameter. Options as `sourceToRegex`
- * passes them: strict (no optional final slash), sensitive, delimiter `/`, anchored at both ends.
+ * The file served for a path: the file itself, else the folder's index file. An index file is
+ * `index` or `index.<extension>`, any extension, `index.html` first, then the shortest name (Vercel
+ * docs, "Directory Listing", "Index Files"); the CLI's dev server picks the same ("return a non-.html
+ * index file" in packages/cli/src/util/dev/server.ts `findBuildMatch`, `findAsset`, `isIndex`, which
+ * "mimic" the platform's file lookup). So `api/v1/clients/index.json` answers `/api/v1/clients/`
+ * before any rewrite. The path is looked up as sent: runs of slashes are not merged (`findAsset`
+ * only drops one final slash).
  */
-export function compileSource(source: string): CompiledSource {
-  const cached = compiled.get(source);
-  if (cached !== undefined) return cached;
-  const escape = (text: string) => text.replace(/([.+*?=^!:${}()[\]|/\\])/g, '\\$1');
-  const names: string[] = [];
-  let route = '^';
-  let literal = '';
-  let unnamed = 0;
-  let index = 0;
-  const readPattern = (): string | undefined => {
-    if (source[index] !== '(') return undefined;
-    let depth = 1;
-    let pattern = '';
-    let at = index + 1;
-    if (source[at] === '?') throw new TypeError(`Pattern cannot start with "?" at ${at} in ${source}`);
-    while (at < source.length) {
-      const char = source[at]!;
-      if (char === '\\') {
-        pattern += char + source[at + 1];
-        at += 2;
-        continue;
-      }
-      if (char === ')' && --depth === 0) break;
-      if (char === '(') {
-        depth++;
-        if (source[at + 1] !== '?') throw new TypeError(`Capturing groups are not allowed at ${at} in ${source}`);
-      }
-      pattern += char;
-      at++;
-    }
-    if (depth !== 0 || pattern === '') throw new TypeError(`Unbalanced or empty pattern at ${index} in ${source}`);
-    index = at + 1;
-    return pattern;
-  };
-  while (index < source.length) {
-    const prefix = source[index] === '/' && (source[index + 1] === ':' || source[index + 1] === '(') ? '/' : '';
-    if (prefix !== '') index++;
-    let name: string | undefined;
-    if (source[index] === ':') {
-      const found = /^[0-9A-Za-z_]+/.exec(source.slice(index + 1));
-      if (found === null) throw new TypeError(`Missing parameter name at ${index} in ${source}`);
-      name = found[0];
-      index += 1 + name.length;
-    }
-    const pattern = readPattern();
-    if (name !== undefined || pattern !== undefined) {
-      route += escape(literal);
-      literal = '';
-      const modifier = /^[*+?]/.test(source[index] ?? '') ? source[index++]! : '';
-      if (modifier === '*' || modifier === '+') throw new TypeError(`repeated parameters are not modelled: ${source}`);
-      names.push(name ?? String(unnamed++));
-      route += `(?:${escape(prefix)}(${pattern ?? '[^\\/]+?'}))${modifier}`;
-      continue;
-    }
-    const char = source[index]!;
-    if ('*+?{}'.includes(char)) throw new TypeError(`Unexpected ${char} at ${index} in ${source}`);
-    if (char === '\\') {
-      literal += source[index + 1];
-      index += 2;
-      continue;
-    }
-    literal += prefix + char;
-    index++;
-  }
-  route += `${escape(literal)}$`;
-  const result = { regex: new RegExp(route), names };
-  compiled.set(source, result);
-  return result;
-}
-
-/** The file served for a path: the file itself, or a folder's index.html. */
 function staticFile(dir: string, sitePath: string): string | undefined {
-  const relative = path.posix.normalize(sitePath);
-  if (!relative.startsWith('/') || relative.split('/').includes('..')) return undefined;
-  for (const candidate of [relative, `${relative.replace(/\/$/, '')}/index.html`]) {
+  if (!sitePath.startsWith('/') || sitePath.split('/').some((segment) => segment === '..' || segment === '.')) return undefined;
+  const isFile = (file: string) => {
     try {
-      const file = path.join(dir, candidate);
-      if (statSync(file).isFile()) return file;
+      return statSync(file).isFile();
     } catch {
-      // not there
+      return false;
     }
+  };
+  if (isFile(path.join(dir, sitePath))) return path.join(dir, sitePath);
+  const folder = path.join(dir, sitePath.replace(/\/$/, ''));
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return undefined;
   }
-  return undefined;
+  const indexes = names
+    .filter((name) => path.basename(name, path.extname(name)) === 'index' && !name.endsWith('.') && !name.includes('..') && isFile(path.join(folder, name)))
+    .sort((a, b) => Number(b === 'index.html') - Number(a === 'index.html') || a.length - b.length || (a < b ? -1 : 1));
+  return indexes[0] === undefined ? undefined : path.join(folder, indexes[0]);
 }
 
 function serveFile(probe: Probe, file: string, status: number, headers: Record<string, string>): Exchange {
-  // vercel.json cannot route by method (rewrites, redirects and headers have no method field), and a
-  // static file answers GET and HEAD only: Vercel's own 405 for the others, without custom headers.
+  // A static file answers GET and HEAD only: Vercel's own 405 for the others, without custom headers,
+  // whatever route led to the file (a route's `methods` only choose which requests it matches).
   if (probe.method !== 'GET' && probe.method !== 'HEAD') return platformError(405);
   const contentType = file.endsWith('.json') ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8';
   return { status, headers: { 'content-type': contentType, ...headers }, body: readFileSync(file) };

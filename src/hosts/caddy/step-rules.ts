@@ -1,0 +1,131 @@
+import type { ChoiceStep, ErrorAnswer, FiltersStep, MethodStep, PageSizeStep, PageStep, RewriteMap, Route, Step } from '../../plan/rewrite-map.ts';
+import { errorVariant } from '../../plan/rewrite-map.ts';
+import { choiceRules, filledValuePattern, numberRangePattern, pageRules, type ValueRule } from '../query-patterns.ts';
+import { translationOf, type StepKind, type StepOf } from '../step-translation.ts';
+import { identifier, identifiers } from '../route-parts.ts';
+import { REJECTED, escapeBraces, mapBlock, respond } from './syntax.ts';
+
+/**
+ * The steps of the map's routes in Caddy's syntax, one function for each kind: `map`s that read the
+ * query into placeholders, `vars` matchers over them, and `respond` lines in the route's handler
+ * that answer the step's error.
+ */
+
+/** What a step adds: `map`s and matchers (site level), `respond` lines in step order, parts of the file name. */
+export interface StepRules {
+  maps: string[];
+  matchers: string[];
+  checks: string[];
+  parts: Record<string, string>;
+}
+
+/** What the steps of one route need to know about the Caddyfile around them. */
+export interface RouteContext {
+  map: RewriteMap;
+  route: Route;
+  /** The route's prefix for placeholders and matchers. */
+  name: string;
+  /** Placeholder holding the raw last value of each query parameter. */
+  query: Map<string, string>;
+}
+
+/** One translation for each kind of step; a kind missing here stops the emit. */
+const STEP_RULES: { [K in StepKind]: (context: RouteContext, step: StepOf<K>) => StepRules } = {
+  method: methodRules,
+  choice: choiceStepRules,
+  pageSize: pageSizeRules,
+  filters: filtersRules,
+  page: pageStepRules,
+};
+
+/** One step in Caddy's syntax, by kind. */
+export function stepRules(context: RouteContext, step: Step): StepRules {
+  return translationOf<(context: RouteContext, step: Step) => StepRules>('caddy', context.route, STEP_RULES, step)(context, step);
+}
+
+/** A method not allowed: the error, naming the method (Caddy's `{method}`). */
+function methodRules({ map, name }: RouteContext, step: MethodStep): StepRules {
+  const matcher = `${name}_method_rejected`;
+  return {
+    maps: [],
+    matchers: [`\t@${matcher} not method ${step.allowed.join(' ')}`],
+    checks: [`\t\t\t\t${respond(`@${matcher}`, map.errors[step.error], { method: '{method}' })}`],
+    parts: {},
+  };
+}
+
+/** A choice: the part its value selects, and whether the value is one of the choices. */
+function choiceStepRules({ map, route, name, query }: RouteContext, step: ChoiceStep): StepRules {
+  const part = `${name}_${identifier(step.sets)}`;
+  return valueStepRules({
+    comment: `\t# ${route.name}: the ${step.param} parameter selects {${step.sets}}; any other value is ${step.error}.`,
+    source: `{${queryPlaceholder(query, step.param)}}`,
+    part,
+    rules: choiceRules(step).map((rule) => ({ ...rule, part: escapeBraces(rule.part) })),
+    error: map.errors[step.error],
+    sets: step.sets,
+  });
+}
+
+/** A page size the mirror cannot serve, a whole number from 1 to `served - 1`: the step's error. */
+function pageSizeRules({ map, route, name, query }: RouteContext, step: PageSizeStep): StepRules {
+  const rejected = `${name}_${identifier(step.param)}_rejected`;
+  return {
+    maps: [
+      `\t# ${route.name}: ${step.param} from 1 to ${step.served - 1} is ${step.error} (the mirror cannot re-paginate).`,
+      ...mapBlock(`{${queryPlaceholder(query, step.param)}}`, [rejected], [''], [{ pattern: numberRangePattern(1, step.served - 1), outputs: [REJECTED] }]),
+    ],
+    matchers: [`\t@${rejected} vars {${rejected}} ${REJECTED}`],
+    checks: [`\t\t\t\t${respond(`@${rejected}`, map.errors[step.error])}`],
+    parts: {},
+  };
+}
+
+/** The first rejected parameter (in the map's order) given a value: the step's error, in its variant for that name. */
+function filtersRules({ map, route, name, query }: RouteContext, step: FiltersStep): StepRules {
+  const rejected = `${name}_filter_rejected`;
+  const values = step.rejected.map((param) => `&{${queryPlaceholder(query, param)}}`).join('');
+  // The map names the parameter in letters, digits and `_`, which a `vars` matcher compares as is.
+  const names = identifiers(step.rejected, '');
+  const rules = step.rejected.map((param, index) => ({ pattern: filledValuePattern(index), outputs: [names.get(param)!] }));
+  return {
+    maps: [`\t# ${route.name}: the first of these parameters given a value is ${step.error}.`, ...mapBlock(values, [rejected], [''], rules)],
+    matchers: step.rejected.map((param) => `\t@${rejected}_${names.get(param)!} vars {${rejected}} ${names.get(param)!}`),
+    checks: step.rejected.map((param) => `\t\t\t\t${respond(`@${rejected}_${names.get(param)!}`, errorVariant(map.errors[step.error], param))}`),
+    parts: {},
+  };
+}
+
+/** The page: the file its value names (a page past the end names a missing file), or the step's error. */
+function pageStepRules({ map, route, name, query }: RouteContext, step: PageStep): StepRules {
+  const part = `${name}_${identifier(step.sets)}`;
+  const escaped = { ...step, firstFile: escapeBraces(step.firstFile), otherFile: escapeBraces(step.otherFile).replace('\\{n\\}', '{n}') };
+  return valueStepRules({
+    comment: `\t# ${route.name}: the ${step.param} parameter selects {${step.sets}}: absent or empty is 1, "${step.lastAlias}" is ${step.last}; any other value is ${step.error}.`,
+    source: `{${queryPlaceholder(query, step.param)}}`,
+    part,
+    rules: pageRules(escaped, `${part}_d`, (group) => `\${${group}}`),
+    error: map.errors[step.error],
+    sets: step.sets,
+  });
+}
+
+/** A step whose value selects a part of the file name: one map sets the part and whether the value is rejected. */
+function valueStepRules(step: { comment: string; source: string; part: string; rules: ValueRule[]; error: ErrorAnswer; sets: string }): StepRules {
+  const rejected = `${step.part}_rejected`;
+  return {
+    maps: [
+      step.comment,
+      ...mapBlock(step.source, [step.part, rejected], ['', REJECTED], step.rules.map((rule) => ({ pattern: rule.pattern, outputs: [rule.part, ''] }))),
+    ],
+    matchers: [`\t@${rejected} vars {${rejected}} ${REJECTED}`],
+    checks: [`\t\t\t\t${respond(`@${rejected}`, step.error)}`],
+    parts: { [step.sets]: `{${step.part}}` },
+  };
+}
+
+function queryPlaceholder(query: Map<string, string>, param: string): string {
+  const placeholder = query.get(param);
+  if (placeholder === undefined) throw new Error(`caddy: no placeholder for the query parameter ${param}`);
+  return placeholder;
+}

@@ -1,0 +1,130 @@
+import type { RewriteMap } from '../../plan/rewrite-map.ts';
+import { generatedNotice, type HostAdapter, type HostTarget } from '../host-adapter.ts';
+import { lastValuePattern, type ValueRule } from '../query-patterns.ts';
+import { DOT_SEGMENT_PATTERN, fillFile, headersBesideContentType, identifiers, queryParameters, routePathPattern } from '../route-parts.ts';
+import { stepRules, type RouteContext } from './step-rules.ts';
+import { V, answer, literal, mapBlock, moved, quote } from './syntax.ts';
+
+/**
+ * nginx: the map's routes and steps translated into nginx's own syntax. Each route is a regex
+ * `location` (in the map's order) whose steps, in the map's order, are `if (...) { return ... }` (the
+ * one use of `if` nginx documents as safe) over variables that `map` blocks (http level) read from
+ * the raw query; `try_files` then serves the file the steps named, or the route's missing file. The
+ * same path without its final slash is a second location: the steps up to the one the map names,
+ * then the redirect. nginx matches locations on the percent-decoded path with runs of `/` merged
+ * (`merge_slashes`, on by default), which is what the map asks for.
+ */
+export const nginx: HostAdapter = {
+  name: 'nginx',
+  summary: 'a server { } block (and the maps it reads) to include in the http { } block of nginx.conf',
+  listen: { default: '8080' },
+  files: ['lda-mirror.conf'],
+  gaps: {},
+  emit: (target) => [{ name: 'lda-mirror.conf', text: nginxConfig(target) }],
+};
+
+function nginxConfig({ map, dir, listen }: HostTarget): string {
+  const query = identifiers(queryParameters(map.routes), `${V}q_`);
+  const routeNames = identifiers(map.routes.map((route) => route.name), V);
+  const routes = map.routes.map((route) => routeRules({ map, route, name: routeNames.get(route.name)!, query }));
+  const missingFiles = [...new Set(map.routes.map((route) => route.missingFile))];
+  const lines: string[] = [
+    generatedNotice(map, '#'),
+    '# Include this file in the http { } block of a stock nginx.conf.',
+    '',
+    '# The last value of each query parameter the steps read, still percent-encoded ("" when absent).',
+    ...[...query].flatMap(([name, variable]) => mapBlock('$args', variable, '', lastValueRule(name, variable))),
+    ...routes.flatMap((route) => route.maps),
+    'server {',
+    `    listen ${listen ? `${listen.address}:${listen.port}` : '8080'};`,
+    `    root ${quote(dir)};`,
+    '',
+    "    # Every answer has the map's type and headers: no other type, no charset, no listing.",
+    '    types { }',
+    `    default_type ${quote(contentType(map))};`,
+    '    charset off;',
+    '    autoindex off;',
+    ...apiHeaders(map, '    '),
+    '    # Relative Location headers: right behind any proxy or port mapping.',
+    '    absolute_redirect off;',
+    '',
+    '    # nginx resolves /./ and /../ before matching locations; the map routes the path as sent (404).',
+    `    if ($request_uri ~ ${quote(DOT_SEGMENT_PATTERN)}) {`,
+    `        return ${answer(map.errors.notFound)};`,
+    '    }',
+    '',
+    ...routes.flatMap((route) => route.locations),
+    ...missingFiles.flatMap((error) => [
+      `    # The file a route's steps named does not exist: ${error}.`,
+      `    location @${V}${error} {`,
+      `        return ${answer(map.errors[error])};`,
+      '    }',
+    ]),
+    '    # A redirect whose body is empty JSON, not the HTML page `return 301` writes: see moved().',
+    `    location @${V}moved {`,
+    ...apiHeaders(map, '        '),
+    '        add_header Location $uri/$is_args$args always;',
+    "        return 200 '';",
+    '    }',
+    '    # No route: not found, whatever the method.',
+    '    location / {',
+    `        return ${answer(map.errors.notFound)};`,
+    '    }',
+    '}',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/**
+ * One route: the maps its steps read, and two locations. The path with its final slash runs every
+ * step, then serves the file; the path without it runs the steps up to the one the map names, then
+ * answers the redirect (as the router does, a route without that step serves the file there too).
+ */
+function routeRules(context: RouteContext): { maps: string[]; locations: string[] } {
+  const { map, route, name } = context;
+  const steps = route.steps.map((step) => stepRules(context, step));
+  const parts = Object.assign({ id: `\${${name}_id}` }, ...steps.map((step) => step.parts)) as Record<string, string>;
+  const unfilled = [...route.file.matchAll(/\{(\w+)\}/g)].find(([, key]) => parts[key!] === undefined);
+  if (unfilled) throw new Error(`nginx: no step of route ${route.name} fills ${unfilled[0]} of ${route.file}`);
+  const file = `/${fillFile(literal(route.file), parts)}`;
+  const serve = [`        try_files ${quote(file)} @${V}${route.missingFile};`];
+  const { missingSlash, idDigits } = map.paths;
+  const redirectAt = route.steps.findIndex((step) => step.step === missingSlash.after);
+  const withoutSlash =
+    redirectAt < 0
+      ? [...steps.flatMap((step) => step.checks), ...serve]
+      : [...steps.slice(0, redirectAt + 1).flatMap((step) => step.checks), ...moved(missingSlash.status)];
+  return {
+    maps: steps.flatMap((step) => step.maps),
+    locations: [
+      `    # ${route.name}: ${route.path}`,
+      `    location ~ ${quote(routePathPattern(route.path, { idGroup: `${name}_id`, idDigits }))} {`,
+      ...steps.flatMap((step) => step.checks),
+      ...serve,
+      '    }',
+      `    # ${route.name} without its final slash: ${missingSlash.status} to the path with it, query kept, after the ${missingSlash.after} step.`,
+      `    location ~ ${quote(routePathPattern(route.path, { idGroup: `${name}_digits`, idDigits, slash: false }))} {`,
+      ...withoutSlash,
+      '    }',
+      '',
+    ],
+  };
+}
+
+/** The rule that captures a parameter's last raw value as `$group`, into `variable`. */
+function lastValueRule(name: string, variable: string): ValueRule[] {
+  const group = variable.replace(`${V}q_`, `${V}v_`);
+  return [{ pattern: lastValuePattern(name, group), part: `\${${group}}` }];
+}
+
+/** The map's headers but Content-Type (which `default_type` gives), on every status. */
+function apiHeaders(map: RewriteMap, indent: string): string[] {
+  return headersBesideContentType(map).map(([name, value]) => `${indent}add_header ${name} ${quote(literal(value))} always;`);
+}
+
+function contentType(map: RewriteMap): string {
+  const type = Object.entries(map.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  if (type === undefined) throw new Error('nginx: the map names no Content-Type header');
+  return literal(type);
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { HOSTS } from '../../src/hosts/hosts.ts';
+import { createRewriteMap, type RewriteMap, type Step } from '../../src/plan/rewrite-map.ts';
+import { resolveRequest } from '../../src/routing/resolve-request.ts';
+
+/**
+ * Every host's configuration is a translation of the map's steps, so a step of a kind a host does not
+ * know must stop the emit (or, where the host runs the router, the request) rather than be skipped:
+ * a skipped step would serve files for requests the map rejects.
+ */
+const map = createRewriteMap({ baseUrl: 'https://m.example.org', formats: ['', 'api', 'json'], clients: 74, registrants: 62 });
+const unknown = { step: 'sort', param: 'sort' } as unknown as Step;
+const withUnknownStep: RewriteMap = { ...map, routes: map.routes.map((route) => ({ ...route, steps: [...route.steps, unknown] })) };
+
+/** Hosts that embed the router itself rather than translating the steps. */
+const RUNS_THE_ROUTER = ['cloudflare', 'cloudfront'];
+
+describe('a step of a kind the host does not know', () => {
+  it.each(HOSTS.filter((host) => !RUNS_THE_ROUTER.includes(host.name)).map((host) => [host.name, host] as const))('stops the %s emit', (_name, host) => {
+    expect(() => host.emit({ map: withUnknownStep, dir: '/srv/mirror', listen: { address: '127.0.0.1', port: 8080 } })).toThrow(/sort/);
+  });
+
+  it('stops the router, which the preview, the Worker and the Function run, instead of answering without it', () => {
+    expect(() => resolveRequest(withUnknownStep, 'GET', '/api/v1/clients/')).toThrow(/unknown step sort/);
+    expect(resolveRequest(map, 'GET', '/api/v1/clients/')).toMatchObject({ kind: 'file', file: 'api/v1/clients/index.json' });
+  });
+});
