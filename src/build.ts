@@ -41,6 +41,8 @@ export interface BuildSummary {
   written: number;
   linked: number;
   removed: number;
+  /** What an interrupted build had left beside the output, removed first. */
+  leftoversRemoved: string[];
   seconds: number;
   /** Seconds spent in each stage, in order. */
   stages: Record<string, number>;
@@ -121,6 +123,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       written: written.written,
       linked: written.linked,
       removed: written.removed,
+      leftoversRemoved: slot.leftovers,
       seconds: (performance.now() - started) / 1000,
       stages: stages(),
     };

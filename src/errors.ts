@@ -8,6 +8,11 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** Another build holds the output's lock: this one changed nothing, and can simply run again later. */
+export class BuildBusyError extends Error {
+  override name = 'BuildBusyError';
+}
+
 /** Where a problem was found in the input: file, line (1-based), array index, field. */
 export interface InputProblem {
   file: string;

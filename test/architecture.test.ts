@@ -26,7 +26,7 @@ const ALLOWED: Record<string, string[]> = {
   render: ['plan', 'store'],
   routing: ['plan'],
   produce: ['render', 'store', 'plan'],
-  write: ['plan', 'produce'],
+  write: ['plan', 'produce', 'store'],
   preview: ['routing', 'plan', 'built-folder'],
   hosts: ['plan', 'routing'],
   sync: ['config'],

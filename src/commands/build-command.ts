@@ -73,6 +73,9 @@ export function formatSummary(summary: BuildSummary): string {
       .map(([stage, seconds]) => `${stage} ${seconds.toFixed(1)}`)
       .join(', ')})`,
   ];
+  if (summary.leftoversRemoved.length > 0) {
+    lines.push(`  cleaned      what an interrupted build left: ${summary.leftoversRemoved.join(', ')}`);
+  }
   if (summary.skipped > 0) {
     lines.push(`Skipped ${n(summary.skipped)} invalid record(s):`, ...summary.skippedProblems.map((problem) => `  ${describeProblem(problem)}`));
     if (summary.skippedProblemsTruncated) lines.push('  (more not listed; see --problem-limit)');

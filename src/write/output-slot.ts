@@ -1,7 +1,8 @@
 import { existsSync, rmSync } from 'node:fs';
-import { lstat, mkdir, readFile, readdir, readlink, rename, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readlink, rename, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '../errors.ts';
+import { BuildBusyError, UsageError } from '../errors.ts';
+import { tryExclusiveLock, type ExclusiveLock } from '../store/exclusive-lock.ts';
 import { MAP_FILE } from '../plan/rewrite-map.ts';
 
 /**
@@ -11,7 +12,8 @@ import { MAP_FILE } from '../plan/rewrite-map.ts';
  * (`.dist.build-<id>`). A build writes a new folder, then points the link at it with one rename(2),
  * which is atomic: at every moment, killed or not, `dist` is either the previous build or the new
  * one, complete. The previous folder is deleted after the switch; leftovers of a killed build
- * (its folder, its store, a lock) are deleted by the next build.
+ * (its folder, its store) are deleted by the next build, which says so. One build at a time holds
+ * `.dist.lock.sqlite`, a lock the kernel releases when its holder dies.
  */
 export interface OutputSlot {
   /** The output path as the user named it, absolute. */
@@ -22,6 +24,8 @@ export interface OutputSlot {
   storeFile: string;
   /** The folder of the current output, if any: unchanged files are linked from it. */
   previousDir: string | undefined;
+  /** What an interrupted build had left beside the output, removed before this one started. */
+  leftovers: string[];
   /** Makes the new folder the output and removes the previous one. */
   commit(): Promise<void>;
   /** Removes the new folder; the previous output stays as it was. */
@@ -34,8 +38,8 @@ export async function openOutputSlot(outPath: string): Promise<OutputSlot> {
   const name = path.basename(out);
   await mkdir(parent, { recursive: true });
   const previous = await inspectPrevious(out);
-  const lock = await takeLock(path.join(parent, `.${name}.lock`), out);
-  await removeLeftovers(parent, name, previous.kind === 'link' ? previous.target : undefined);
+  const lock = takeLock(path.join(parent, `.${name}.lock.sqlite`), out);
+  const leftovers = await removeLeftovers(parent, name, previous.kind === 'link' ? previous.target : undefined);
 
   const id = `${Date.now().toString(36)}-${process.pid}`;
   const buildDir = path.join(parent, `.${name}.build-${id}`);
@@ -46,6 +50,7 @@ export async function openOutputSlot(outPath: string): Promise<OutputSlot> {
     buildDir,
     storeFile: path.join(parent, `.${name}.store-${id}.sqlite`),
     previousDir: previous.kind === 'link' ? previous.target : previous.kind === 'folder' ? out : undefined,
+    leftovers,
     async commit() {
       const link = path.join(parent, `.${name}.link-${id}`);
       await symlink(path.basename(buildDir), link, 'dir');
@@ -56,11 +61,11 @@ export async function openOutputSlot(outPath: string): Promise<OutputSlot> {
       await rename(link, out);
       if (previous.kind === 'link' && previous.ours) removeTree(previous.target);
       if (previous.kind === 'folder') removeTree(path.join(parent, `.${name}.build-${id}-previous`));
-      await lock.release();
+      lock.release();
     },
     async abandon() {
       removeTree(buildDir);
-      await lock.release();
+      lock.release();
     },
   };
 }
@@ -86,40 +91,34 @@ async function inspectPrevious(out: string): Promise<Previous> {
   throw new UsageError(`--out ${out} is a file; it must be a folder (or not exist yet)`);
 }
 
-/** Deletes what killed builds left: their folders, stores and links; never the current output. */
-async function removeLeftovers(parent: string, name: string, current: string | undefined): Promise<void> {
+/**
+ * Deletes what interrupted builds left: their folders, stores and links (and the PID file that older
+ * versions used as a lock); never the current output. Returns the names removed.
+ */
+async function removeLeftovers(parent: string, name: string, current: string | undefined): Promise<string[]> {
   const prefix = `.${name}.`;
+  const removed: string[] = [];
   for (const entry of await readdir(parent)) {
     if (!entry.startsWith(prefix)) continue;
-    const kind = entry.slice(prefix.length).split('-')[0];
+    const rest = entry.slice(prefix.length);
+    const kind = rest.split('-')[0];
     const full = path.join(parent, entry);
     if (full === current) continue;
-    if (kind === 'build' || kind === 'link' || kind?.startsWith('store')) removeTree(full);
+    if (kind === 'build' || kind === 'link' || kind?.startsWith('store') || rest === 'lock') {
+      removeTree(full);
+      removed.push(entry);
+    }
   }
+  return removed;
 }
 
 /** One build at a time per output: a second one would delete the first one's folder as a leftover. */
-async function takeLock(file: string, out: string): Promise<{ release(): Promise<void> }> {
-  try {
-    await writeFile(file, String(process.pid), { flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const holder = Number(await readFile(file, 'utf8').catch(() => ''));
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-      throw new UsageError(`another build (process ${holder}) is writing ${out}; wait for it, or delete ${file} if it is gone`);
-    }
-    await writeFile(file, String(process.pid)); // the holder died (killed build): take over
+function takeLock(file: string, out: string): ExclusiveLock {
+  const lock = tryExclusiveLock(file);
+  if (lock === undefined) {
+    throw new BuildBusyError(`another build is writing ${out} right now; run this one again when it has finished (its output stays as it is)`);
   }
-  return { release: async () => rmSync(file, { force: true }) };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return lock;
 }
 
 /**

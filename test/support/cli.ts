@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { spawnAsync } from './spawn-async.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -20,4 +21,9 @@ export function runCli(args: string[], cwd = REPO_ROOT): CliResult {
     env: { ...process.env, FORCE_COLOR: '0' },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The same without blocking this process: for tests that run something else meanwhile. */
+export function runCliAsync(args: string[], cwd = REPO_ROOT): Promise<CliResult> {
+  return spawnAsync(process.execPath, ['--import', TSX_LOADER, `${REPO_ROOT}src/cli.ts`, ...args], { cwd, env: { ...process.env, FORCE_COLOR: '0' } });
 }
