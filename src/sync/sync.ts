@@ -96,18 +96,27 @@ async function fullSync(options: SyncOptions, folder: SyncFolder, upstream: Upst
   const report = () =>
     progress.update(`page ${(fetched + resumed).toLocaleString('en-US')}/${pages.toLocaleString('en-US')}, ${records.toLocaleString('en-US')} records, ${tracker.describe(fetched)}`);
   const limit = pLimit(options.concurrency);
+  // Once a page has failed for good no other starts, but those in flight finish and are saved: the
+  // sync ends when it says it failed, and the next run resumes from every page it could get.
+  let failed: { error: unknown } | undefined;
   await Promise.all(
     todo.map((page) =>
       limit(async () => {
-        const answer = await upstream.page(page);
-        folder.savePage(page, recordLines(answer), answer.count);
-        counts.add(answer.count);
-        fetched++;
-        records += answer.results.length;
-        report();
+        if (failed) return;
+        try {
+          const answer = await upstream.page(page);
+          folder.savePage(page, recordLines(answer), answer.count);
+          counts.add(answer.count);
+          fetched++;
+          records += answer.results.length;
+          report();
+        } catch (error) {
+          failed ??= { error };
+        }
       }),
     ),
   );
+  if (failed) throw failed.error;
 
   if (counts.size > 1) {
     throw new SyncError(

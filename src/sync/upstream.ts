@@ -3,9 +3,9 @@ import { RateLimiter, systemClock, type Clock } from './rate-limiter.ts';
 /**
  * The live service (or anything answering like it) seen through its list endpoint: one page at a
  * time, authenticated as the service expects, within its rate limit, retrying what is worth retrying
- * (429 after its Retry-After, 5xx and dropped connections with exponential backoff) and failing with
- * a message that names the request after a bounded number of tries. The token goes in one header and
- * nowhere else: never in a URL, a message or a log line.
+ * (429 after its Retry-After; 5xx, dropped connections and 200s that are not a page of the list with
+ * exponential backoff) and failing with a message that names the request after a bounded number of
+ * tries. The token goes in one header and nowhere else: never in a URL, a message or a log line.
  */
 export interface UpstreamOptions {
   /** Base URL of the service, e.g. https://lda.senate.gov; `/api/v1/clients/` is appended. */
@@ -15,7 +15,7 @@ export interface UpstreamOptions {
   rate: number;
   /** Tries per request before giving up (429s included). */
   maxTries: number;
-  /** First backoff after a 5xx or a dropped connection; doubled each time, capped at a minute. */
+  /** First backoff after a 5xx, a dropped connection or a 200 that is not a page; doubled each time, capped at a minute. */
   backoffMs: number;
   /** One request's limit, connection to last byte. */
   timeoutMs: number;
@@ -62,10 +62,10 @@ export class Upstream {
     if (ordering !== '') query.set('ordering', ordering);
     if (page !== 1) query.set('page', String(page));
     const url = `${this.listUrl}${query.size > 0 ? `?${query}` : ''}`;
-    return parsePage(url, await this.get(url));
+    return this.get(url);
   }
 
-  private async get(url: string): Promise<string> {
+  private async get(url: string): Promise<ClientPage> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (this.options.token) headers.Authorization = `Token ${this.options.token}`;
     let failure = '';
@@ -76,15 +76,21 @@ export class Upstream {
       try {
         const response = await fetch(url, { headers, signal: AbortSignal.timeout(this.options.timeoutMs), redirect: 'follow' });
         const body = await response.text();
-        if (response.status === 200) return body;
-        failure = `HTTP ${response.status}`;
-        if (response.status === 429) {
+        if (response.status === 200) {
+          const answer = readPage(body);
+          if ('page' in answer) return answer.page;
+          // A gateway's 200 (its maintenance page, a body a proxy cut short) passes like its 502 does.
+          failure = `HTTP 200 but not a page of the list (${answer.problem}): ${bodyExcerpt(body)}`;
+          waitMs = this.backoff(attempt);
+        } else if (response.status === 429) {
+          failure = `HTTP ${response.status}`;
           waitMs = retryAfterMs(response.headers.get('retry-after'), this.clock.now()) ?? this.backoff(attempt);
           this.limiter.holdUntil(this.clock.now() + waitMs);
         } else if (response.status >= 500) {
+          failure = `HTTP ${response.status}`;
           waitMs = this.backoff(attempt);
         } else {
-          throw new UpstreamError(`${url} answered ${response.status}${refusal(response.status, this.options.token)}: ${body.slice(0, 200)}`);
+          throw new UpstreamError(`${url} answered ${response.status}${refusal(response.status, this.options.token)}: ${bodyExcerpt(body)}`);
         }
       } catch (error) {
         if (error instanceof UpstreamError) throw error;
@@ -104,18 +110,38 @@ export class Upstream {
   }
 }
 
-function parsePage(url: string, body: string): ClientPage {
+/** The answer as a page of the list (an object with an integer count, a results array, next and previous), or what it lacks. */
+function readPage(body: string): { page: ClientPage } | { problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch {
-    throw new UpstreamError(`${url} did not answer JSON: ${body.slice(0, 200)}`);
+    return { problem: 'not JSON' };
   }
-  const page = value as Partial<ClientPage>;
-  if (typeof page !== 'object' || page === null || typeof page.count !== 'number' || !Array.isArray(page.results)) {
-    throw new UpstreamError(`${url} did not answer a page of the list (no count and results): ${body.slice(0, 200)}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: 'JSON, but not an object' };
+  const page = value as Record<string, unknown>;
+  if (!Number.isSafeInteger(page.count) || (page.count as number) < 0) return { problem: 'no integer count' };
+  if (!Array.isArray(page.results)) return { problem: 'no results array' };
+  for (const link of ['next', 'previous']) {
+    if (typeof page[link] !== 'string' && page[link] !== null) return { problem: `${link} is neither a URL nor null` };
   }
-  return { count: page.count, next: typeof page.next === 'string' ? page.next : null, results: page.results };
+  return { page: { count: page.count as number, next: page.next as string | null, results: page.results } };
+}
+
+const EXCERPT_LENGTH = 200;
+
+/**
+ * The first characters of a body, for a message: on one line, in quotes, with control and format
+ * characters escaped, so that an HTML page, a binary body or an escape sequence shows what it is
+ * without flooding or repainting the terminal.
+ */
+export function bodyExcerpt(body: string): string {
+  if (body === '') return '(an empty body)';
+  const characters = [...body.slice(0, EXCERPT_LENGTH * 4).replace(/\s+/g, ' ')];
+  const head = characters.slice(0, EXCERPT_LENGTH).join('');
+  const escaped = head.replace(/[\p{Cc}\p{Cf}\p{Cs}]/gu, (character) => `\\u${character.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+  const more = characters.length > EXCERPT_LENGTH || body.length > EXCERPT_LENGTH * 4 ? '...' : '';
+  return `"${escaped}"${more} (${body.length.toLocaleString('en-US')} characters)`;
 }
 
 /** Retry-After as delta-seconds or an HTTP date (RFC 9110, 10.2.3), in milliseconds from now. */

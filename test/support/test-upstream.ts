@@ -1,23 +1,28 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadMap } from '../../src/built-folder.ts';
-import { expectedExchange } from './host-behaviours.ts';
+import { expectedExchange, type Exchange } from './host-behaviours.ts';
 
 /**
  * A stand-in for the live service in sync tests: it answers from a built folder exactly as the mirror
  * does (the preview's answer, `expectedExchange`), logs every request (with its Authorization header and arrival time), and lets a test make any
- * request fail: a status with headers (429 with Retry-After, 503...), a connection dropped before the
- * answer, or one cut in the middle of the body.
+ * request fail: a status with headers and any body (429 with Retry-After, 503, a 200 that is not a
+ * page...), a connection dropped before the answer or reset (a TCP RST), one cut in the middle of the
+ * body, or one left without an answer until the client gives up.
  */
-export type Fault = { status: number; headers?: Record<string, string>; body?: string } | 'drop' | 'cut';
+export type Fault = { status: number; headers?: Record<string, string>; body?: string | Buffer } | ConnectionFault;
+type ConnectionFault = 'drop' | 'reset' | 'cut' | 'stall';
 
 export interface LoggedRequest {
   number: number;
   at: number;
   target: string;
   authorization: string | undefined;
-  answered: number | 'drop' | 'cut';
+  answered: number | ConnectionFault;
 }
+
+/** Chooses a request's fault, if any; `honest` is the answer it would get otherwise. */
+export type FaultChooser = (request: LoggedRequest, honest: () => Exchange) => Fault | undefined;
 
 export interface TestUpstream {
   url: string;
@@ -27,7 +32,7 @@ export interface TestUpstream {
   stop(): Promise<void>;
 }
 
-export async function startTestUpstream(dir: string, faultFor: (request: LoggedRequest) => Fault | undefined = () => undefined): Promise<TestUpstream> {
+export async function startTestUpstream(dir: string, faultFor: FaultChooser = () => undefined): Promise<TestUpstream> {
   let folder = dir;
   let map = await loadMap(dir);
   const log: LoggedRequest[] = [];
@@ -40,10 +45,13 @@ export async function startTestUpstream(dir: string, faultFor: (request: LoggedR
       answered: 0,
     };
     log.push(entry);
-    const fault = faultFor(entry);
-    if (fault === 'drop') {
-      entry.answered = 'drop';
-      request.socket.destroy();
+    const honest = () => expectedExchange(map, folder, { method: request.method ?? 'GET', target: entry.target });
+    const fault = faultFor(entry, honest);
+    if (fault === 'drop' || fault === 'reset' || fault === 'stall') {
+      entry.answered = fault;
+      if (fault === 'drop') request.socket.destroy();
+      if (fault === 'reset') request.socket.resetAndDestroy();
+      // A stall holds the connection until the client times out (or stop() closes it).
       return;
     }
     if (fault === 'cut') {
@@ -53,7 +61,7 @@ export async function startTestUpstream(dir: string, faultFor: (request: LoggedR
       setTimeout(() => request.socket.destroy(), 20);
       return;
     }
-    const answer = fault ?? expectedExchange(map, folder, { method: request.method ?? 'GET', target: entry.target });
+    const answer = fault ?? honest();
     entry.answered = answer.status;
     response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
     response.end(answer.body ?? '');
