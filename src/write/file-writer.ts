@@ -69,6 +69,11 @@ export class FileWriter {
     });
   }
 
+  /** Waits for every operation under way, whatever their outcome: nothing writes into the folder after. */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.inFlight);
+  }
+
   /** Waits for every operation under way; throws the first failure. */
   async finish(): Promise<WriteStats> {
     await Promise.all(this.inFlight);

@@ -37,29 +37,37 @@ export async function writeSite(batches: AsyncIterable<FileBatch | RemovedBatch>
   let removedCount = 0;
   const recordFiles: Record<string, number> = {};
 
-  for await (const batch of batches) {
-    if (batch.kind === 'removed') {
-      for (const removedPath of batch.paths) await removed.add(removedPath);
-      removedCount += batch.paths.length;
-      continue;
-    }
-    let offset = 0;
-    for (const [i, filePath] of batch.paths.entries()) {
-      const size = batch.sizes[i]!;
-      if (batch.unchanged[i] && options.previousDir !== undefined) {
-        await writer.link(filePath, path.join(options.previousDir, filePath), size);
-      } else {
-        await writer.write(filePath, batch.data.subarray(offset, offset + size));
-        offset += size;
-        await changed.add(filePath);
+  try {
+    for await (const batch of batches) {
+      if (batch.kind === 'removed') {
+        for (const removedPath of batch.paths) await removed.add(removedPath);
+        removedCount += batch.paths.length;
+        continue;
       }
-      await manifest.add(manifestLine({ path: filePath, size, hash: batch.hashes[i]! }));
-      bytes += size;
-      const kind = recordKind(filePath);
-      if (kind !== undefined) recordFiles[kind] = (recordFiles[kind] ?? 0) + 1;
+      let offset = 0;
+      for (const [i, filePath] of batch.paths.entries()) {
+        const size = batch.sizes[i]!;
+        if (batch.unchanged[i] && options.previousDir !== undefined) {
+          await writer.link(filePath, path.join(options.previousDir, filePath), size);
+        } else {
+          await writer.write(filePath, batch.data.subarray(offset, offset + size));
+          offset += size;
+          await changed.add(filePath);
+        }
+        await manifest.add(manifestLine({ path: filePath, size, hash: batch.hashes[i]! }));
+        bytes += size;
+        const kind = recordKind(filePath);
+        if (kind !== undefined) recordFiles[kind] = (recordFiles[kind] ?? 0) + 1;
+      }
+      files += batch.paths.length;
+      options.onProgress?.(files);
     }
-    files += batch.paths.length;
-    options.onProgress?.(files);
+  } catch (error) {
+    // Nothing may still be writing when the caller removes the folder: a write landing in a folder
+    // being deleted makes the deletion fail (ENOTEMPTY) and hides the first error.
+    await writer.settle();
+    await Promise.allSettled([manifest.close(), changed.close(), removed.close()]);
+    throw error;
   }
 
   const stats = await writer.finish();
