@@ -6,6 +6,7 @@ import { checkSite } from './check/check-site.ts';
 import { findInputFiles } from './ingest/find-input-files.ts';
 import { loadRecords } from './ingest/load-records.ts';
 import { createRewriteMap, listRoute } from './plan/rewrite-map.ts';
+import { siteFileCount } from './render/site-files.ts';
 import { produceSite } from './produce/produce-site.ts';
 import { silentProgress, type Progress } from './report/progress.ts';
 import { timedStages } from './report/timed-stages.ts';
@@ -23,7 +24,10 @@ export interface BuildWorld {
 }
 
 export interface BuildSummary {
+  /** The output path, absolute: a link to `buildDir`. */
   out: string;
+  /** The build folder written, beside the output, absolute. */
+  buildDir: string;
   inputFiles: number;
   recordsRead: number;
   /** Invalid records left out (with --skip-invalid), and the problems listed for them. */
@@ -46,6 +50,8 @@ export interface BuildSummary {
   seconds: number;
   /** Seconds spent in each stage, in order. */
   stages: Record<string, number>;
+  /** What the user should know about the settings (a default they may not want), for the caller to show. */
+  warnings: string[];
 }
 
 /**
@@ -64,7 +70,8 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     const loaded = await loadRecords(inputFiles, store, {
       problemLimit: options.problemLimit,
       skipInvalid: options.skipInvalid,
-      onProgress: (records, file) => progress.update(`${records.toLocaleString('en-US')} records, ${file}`),
+      onProgress: (records, file, fileNumber) =>
+        progress.update({ done: records, unit: 'records', detail: inputFiles.length > 1 && file ? `${file} (file ${fileNumber} of ${inputFiles.length})` : file }),
     });
     progress.stage('index');
     store.index();
@@ -86,12 +93,13 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     progress.stage('write');
     // The configuration of the host that needs no other (`npx serve dist`), listed and linked like every file.
     const hostFiles = serve.emit({ map, dir: slot.buildDir }).map((file) => ({ path: file.name, body: file.text }));
+    const total = siteFileCount(map, options.formats) + hostFiles.length;
     const written = await writeSite(produceSite(store.file, map, options.formats, hostFiles), {
       root: slot.buildDir,
       previousDir: slot.previousDir,
       concurrency: options.concurrency,
       io: world.io,
-      onProgress: (files) => progress.update(`${files.toLocaleString('en-US')} files`),
+      onProgress: (files) => progress.update({ done: files, total, unit: 'files' }),
     });
     store.destroy();
     checkRecordsInAreRecordsOut(loaded, counts, written, options.formats.length);
@@ -99,7 +107,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       progress.stage('check');
       const checked = await checkSite(slot.buildDir, {
         indexFile: `${slot.storeFile}.check`,
-        onProgress: (files) => progress.update(`${files.toLocaleString('en-US')} files`),
+        onProgress: (files, total) => progress.update({ done: files, total, unit: 'files' }),
       });
       if (checked.problems.length > 0) {
         throw new Error(`the new build fails its check, so it was not published:\n  ${checked.problems.join('\n  ')}`);
@@ -111,6 +119,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     progress.end();
     return {
       out: slot.out,
+      buildDir: slot.buildDir,
       inputFiles: inputFiles.length,
       recordsRead: loaded.recordsRead,
       skipped: loaded.skipped,
@@ -126,6 +135,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       leftoversRemoved: slot.leftovers,
       seconds: (performance.now() - started) / 1000,
       stages: stages(),
+      warnings: options.warnings,
     };
   } catch (error) {
     progress.end();

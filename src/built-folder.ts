@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from './errors.ts';
+import { OptionsError } from './errors.ts';
 import { MAP_FILE, MAP_FORMAT, type RewriteMap } from './plan/rewrite-map.ts';
 
 /** The rewrite map of a built folder, for the commands that read one (preview, check). */
@@ -10,11 +10,11 @@ export async function loadMap(dir: string): Promise<RewriteMap> {
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    throw new UsageError(`${dir} holds no ${MAP_FILE}: build it first (npm run build -- --out ${dir} ...)`);
+    throw new OptionsError(`${dir} holds no ${MAP_FILE}: build it first (npm run build -- --out ${dir} ...)`);
   }
   const map = JSON.parse(text) as RewriteMap;
   if (map.format !== MAP_FORMAT) {
-    throw new UsageError(`${file} is in format "${map.format}", this program reads "${MAP_FORMAT}": rebuild the folder`);
+    throw new OptionsError(`${file} is in format "${map.format}", this program reads "${MAP_FORMAT}": rebuild the folder`);
   }
   return map;
 }

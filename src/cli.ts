@@ -1,21 +1,19 @@
 #!/usr/bin/env node
-import { buildCommand } from './commands/build-command.ts';
-import { checkCommand } from './commands/check-command.ts';
-import { emitCommand } from './commands/emit-command.ts';
-import type { Command } from './commands/command.ts';
-import { nightlyCommand } from './commands/nightly-command.ts';
-import { previewCommand } from './commands/preview-command.ts';
-import { syncCommand } from './commands/sync-command.ts';
-import { InputError, UsageError } from './errors.ts';
+import { readFileSync } from 'node:fs';
+import { COMMANDS } from './commands/commands.ts';
+import { InputError, OptionsError } from './errors.ts';
 
-const commands: Command[] = [buildCommand, previewCommand, checkCommand, emitCommand, syncCommand, nightlyCommand];
-
-const usage = `Usage: tsx src/cli.ts <command> [options]   (or: npm run <command> -- [options])
+const usage = `Usage: lda-mirror <command> [options]   (in a checkout: npm run <command> -- [options])
 
 Commands:
-${commands.map((command) => `  ${command.name.padEnd(10)} ${command.summary}`).join('\n')}
+${COMMANDS.map((command) => `  ${command.name.padEnd(10)} ${command.summary}`).join('\n')}
 
-Run a command with --help for its options.`;
+Run a command with --help for its options; lda-mirror --version prints the version.`;
+
+/** The package's version: package.json is one folder up from src/cli.ts and from the compiled lib/cli.js alike. */
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
 
 /** The only place that turns outcomes into exit codes: 0 done, 1 bad input or failure, 2 bad usage. */
 async function main(argv: string[]): Promise<number> {
@@ -24,15 +22,19 @@ async function main(argv: string[]): Promise<number> {
     console.log(usage);
     return name === undefined ? 2 : 0;
   }
-  const command = commands.find((candidate) => candidate.name === name);
+  if (name === '--version' || name === '-v') {
+    console.log(version());
+    return 0;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
   if (command === undefined) {
     console.error(`Unknown command "${name}".\n\n${usage}`);
     return 2;
   }
   try {
-    return await command.run(rest);
+    return await (await command.load()).run(rest);
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof OptionsError) {
       console.error(`${command.name}: ${error.message}\nRun with --help for the options.`);
       return 2;
     }

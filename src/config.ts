@@ -1,10 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { FORMATS, type Format } from './contract.ts';
-import { UsageError } from './errors.ts';
+import { OptionsError } from './errors.ts';
 
 /** What a user passes to a build: loose strings, as they come from the command line. */
 export interface BuildConfig {
-  input?: string[];
+  /** Records files, folders or globs: one, or several. */
+  input?: string | string[];
   out?: string;
   baseUrl?: string;
   formats?: string;
@@ -32,7 +33,9 @@ export interface BuildOptions {
 /** Where a build reads and writes, and the URL of its links, when the user does not say. */
 export const DEFAULT_INPUT = 'data';
 export const DEFAULT_OUT = 'dist';
-export const DEFAULT_BASE_URL = 'http://localhost:3000';
+/** Where the preview listens when the user does not say; the default base URL points at it. */
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_BASE_URL = `http://localhost:${DEFAULT_PORT}`;
 
 export const DEFAULT_FORMATS = 'none,api,json';
 
@@ -44,8 +47,9 @@ export function resolveBuildOptions(config: BuildConfig): BuildOptions {
         'To publish, build with --base-url <the URL the mirror is served at>.',
     );
   }
+  const inputs = [config.input ?? []].flat();
   return {
-    inputs: config.input === undefined || config.input.length === 0 ? [DEFAULT_INPUT] : config.input,
+    inputs: inputs.length === 0 ? [DEFAULT_INPUT] : inputs,
     out: config.out || DEFAULT_OUT,
     baseUrl: parseBaseUrl(config.baseUrl || DEFAULT_BASE_URL),
     formats: parseFormats(config.formats ?? DEFAULT_FORMATS),
@@ -62,18 +66,18 @@ export function resolveBuildOptions(config: BuildConfig): BuildOptions {
  * Returned as the URL's origin, which cannot hold a character that needs escaping inside JSON.
  */
 export function parseBaseUrl(value: string | undefined): string {
-  if (!value) throw new UsageError('--base-url is required: the absolute http(s) URL the mirror is served at, e.g. https://mirror.example.org');
+  if (!value) throw new OptionsError('--base-url is required: the absolute http(s) URL the mirror is served at, e.g. https://mirror.example.org');
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--base-url must be an absolute http(s) URL such as https://mirror.example.org, got "${value}"`);
+    throw new OptionsError(`--base-url must be an absolute http(s) URL such as https://mirror.example.org, got "${value}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--base-url must use http or https, got "${value}"`);
+    throw new OptionsError(`--base-url must use http or https, got "${value}"`);
   }
   if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
-    throw new UsageError(`--base-url must be scheme, host and optional port only (no path, query or credentials), got "${value}"`);
+    throw new OptionsError(`--base-url must be scheme, host and optional port only (no path, query or credentials), got "${value}"`);
   }
   return url.origin;
 }
@@ -81,11 +85,11 @@ export function parseBaseUrl(value: string | undefined): string {
 /** `--formats none,api,json`: `none` is the request without a `format` parameter. */
 export function parseFormats(value: string): Format[] {
   const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
-  if (names.length === 0) throw new UsageError('--formats needs at least one of none, api, json');
+  if (names.length === 0) throw new OptionsError('--formats needs at least one of none, api, json');
   const formats: Format[] = [];
   for (const name of names) {
     const format = (name === 'none' ? '' : name) as Format;
-    if (!FORMATS.includes(format)) throw new UsageError(`--formats: unknown format "${name}"; choose from none, api, json`);
+    if (!FORMATS.includes(format)) throw new OptionsError(`--formats: unknown format "${name}"; choose from none, api, json`);
     if (!formats.includes(format)) formats.push(format);
   }
   // A fixed order, so that the same formats in any order give the same output.
@@ -97,7 +101,7 @@ export function wholeNumber(option: string, value: string | number, min: number,
   const number = Number(text);
   if (!/^[0-9]+$/.test(text) || number < min || number > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `from ${min} up` : `from ${min} to ${max}`;
-    throw new UsageError(`${option} must be a whole number ${range}, got "${value}"`);
+    throw new OptionsError(`${option} must be a whole number ${range}, got "${value}"`);
   }
   return number;
 }

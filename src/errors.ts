@@ -1,11 +1,12 @@
 /**
- * The two kinds of failure a user can fix, kept apart from bugs so that the command line can word
- * them and choose the exit code (2 for usage, 1 for input) without a stack trace.
+ * The failures a user can fix, kept apart from bugs so that a caller can tell them apart with
+ * `instanceof` and the command line can word them and choose the exit code (2 for a bad option, 1 for
+ * bad input) without a stack trace. The library throws them; it never exits.
  */
 
-/** A bad option or argument: the message names it. */
-export class UsageError extends Error {
-  override name = 'UsageError';
+/** A bad option or argument (of a function of the library or of the command line): the message names it. */
+export class OptionsError extends Error {
+  override name = 'OptionsError';
 }
 
 /** Another build holds the output's lock: this one changed nothing, and can simply run again later. */

@@ -5,8 +5,8 @@ import { REPO_ROOT } from './support/cli.ts';
 
 /**
  * Keeps the rooms of the pipeline honest as the code grows: which part of src/ may import which, and
- * which npm package belongs to which room. Dependencies point one way: cli -> commands -> build ->
- * stages -> contract.
+ * which npm package belongs to which room. Dependencies point one way: cli -> commands -> index (the
+ * library) -> build -> stages -> contract.
  */
 const SRC = path.join(REPO_ROOT, 'src');
 
@@ -16,7 +16,9 @@ const SRC = path.join(REPO_ROOT, 'src');
  */
 const ALLOWED: Record<string, string[]> = {
   cli: ['commands'],
-  commands: ['build', 'config', 'preview', 'report', 'check', 'hosts', 'built-folder', 'sync', 'write', 'plan'],
+  commands: ['index', 'config', 'report', 'hosts', 'sync', 'write'],
+  // The library's entry (what `import ... from 'lda-clients-mirror'` gives): the commands' functions.
+  index: ['build', 'config', 'preview', 'report', 'check', 'hosts', 'built-folder', 'sync', 'write', 'plan'],
   build: ['config', 'ingest', 'store', 'plan', 'render', 'produce', 'write', 'report', 'check', 'hosts'],
   check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest'],
   config: [],
@@ -77,6 +79,11 @@ describe('architecture of src/', () => {
       return seen;
     };
     for (const room of Object.keys(ALLOWED)) expect([...reaches(room)], `${room} can reach itself`).not.toContain(room);
+  });
+
+  it('leaves the exit code to src/cli.ts: the library never exits, whoever calls it', () => {
+    const exiting = files.filter((file) => roomOf(file) !== 'cli' && /process\.(exit\b|exitCode\b)/.test(readFileSync(file, 'utf8')));
+    expect(exiting.map((file) => path.relative(SRC, file))).toEqual([]);
   });
 
   it('knows every room', () => {

@@ -15,12 +15,13 @@ describe('npm run build', () => {
   const out = path.join(temp.path, 'site', 'out');
   const good = path.join(temp.path, 'good.ndjson');
   let before: ReturnType<typeof snapshot>;
+  let first: ReturnType<typeof runCli>;
 
   beforeAll(() => {
     writeFileSync(good, ndjson([clientRecord(1), clientRecord(2), clientRecord(3)]));
-    const result = runCli(['build', '--input', good, '--out', out, '--base-url', 'https://mirror.example.org/']);
-    expect(result.stderr).not.toMatch(/failed|problems/);
-    expect(result.status).toBe(0);
+    first = runCli(['build', '--input', good, '--out', out, '--base-url', 'https://mirror.example.org/']);
+    expect(first.stderr).not.toMatch(/failed|problems/);
+    expect(first.status).toBe(0);
     before = snapshot(out);
   }, 60_000);
   afterAll(() => temp.remove());
@@ -31,6 +32,20 @@ describe('npm run build', () => {
     expect(Object.keys(before.files)).toContain('api/v1/clients/2/format=api.json');
     expect(Object.keys(before.files)).toContain('api/v1/registrants/900/format=json.json');
     expect(Object.keys(before.files)).toContain('rewrite-map.json');
+  });
+
+  it('the summary says what was written, where, and how long it took', () => {
+    const [head] = first.stdout.split('\n');
+    expect(head).toContain(`Built ${out} in `);
+    expect(head).toMatch(/ in [0-9.]+ s$/);
+    expect(first.stdout).toContain(`  output       ${out} -> ${before.link}/ (what changed: _build/changed.txt, _build/removed.txt)`);
+    expect(first.stdout).toMatch(/^ {2}files {8}[0-9,]+, [0-9.]+ MB: [0-9,]+ written, 0 unchanged \(linked\), 0 removed$/m);
+    expect(first.stdout).toMatch(/^ {2}time {9}[0-9.]+ s \(read [0-9.]+, index [0-9.]+, write [0-9.]+, check [0-9.]+, switch [0-9.]+\)$/m);
+  });
+
+  it('off a terminal, progress is plain lines: one as each stage starts, no bar', () => {
+    for (const stage of ['read', 'index', 'write', 'check', 'switch']) expect(first.stderr).toMatch(new RegExp(`^${stage}: started$`, 'm'));
+    expect(first.stderr).not.toMatch(/[\r\x1b█░]/);
   });
 
   function failingBuild(name: string, text: string | undefined, args: string[] = []) {

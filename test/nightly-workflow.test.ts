@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { cleanCheckout } from './support/clean-checkout.ts';
 import { REPO_ROOT } from './support/cli.ts';
 import { CONFORMANCE_BASE_URL } from './support/conformance.ts';
 import { buildConformanceSet } from './support/conformance-build.ts';
@@ -12,10 +13,13 @@ import { startTestUpstream, type TestUpstream } from './support/test-upstream.ts
 import { tempFolder } from './support/temp-folder.ts';
 
 /**
- * .github/workflows/nightly.yml, its steps run as written (with bash, as GitHub runs them) against a
- * test upstream serving the lda-real set, and a stand-in `aws` that keeps a local "bucket" and
- * answers CloudFront's calls with ETags (test/support/fake-aws.ts). Only the workspace folder
- * `mirror/` is moved into a temporary folder, because npm runs scripts from the repository.
+ * .github/workflows/nightly.yml, its steps run as written (with bash, as GitHub runs them) in a
+ * workspace that is a clean copy of the checkout (node_modules linked in place of `npm ci`), against
+ * a test upstream serving the lda-real set, and a stand-in `aws` that keeps a local "bucket" and
+ * answers CloudFront's calls with ETags (test/support/fake-aws.ts). "Install the command" packs the
+ * workspace and installs the package globally, with npm's prefix in a temporary folder: the steps
+ * after it run that installed `lda-mirror`, first on the PATH, as on GitHub. The install compiles
+ * better-sqlite3 from source: minutes.
  */
 interface Step {
   name?: string;
@@ -28,6 +32,7 @@ const workflow = parse(readFileSync(path.join(REPO_ROOT, '.github/workflows/nigh
   jobs: { mirror: { steps: Step[] } };
 };
 const steps = workflow.jobs.mirror.steps;
+const { version: VERSION } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
 const step = (name: string): string => {
   const found = steps.find((candidate) => candidate.name === name);
   if (found?.run === undefined) throw new Error(`the workflow has no step "${name}" with a run script`);
@@ -36,13 +41,21 @@ const step = (name: string): string => {
 
 const temp = tempFolder('mirror-workflow-');
 const aws = installFakeAws(temp.path);
+const workspace = path.join(temp.path, 'workspace');
+/** Where `npm install --global` puts the package and its commands (npm's prefix). */
+const globalPrefix = path.join(temp.path, 'global');
+const runnerTemp = path.join(temp.path, 'runner-temp');
 let upstream: TestUpstream;
 
 beforeAll(async () => {
   const upstreamSite = path.join(temp.path, 'upstream-site');
   await buildConformanceSet('lda-real', upstreamSite);
   upstream = await startTestUpstream(upstreamSite);
-}, 60_000);
+  cleanCheckout(workspace);
+  mkdirSync(runnerTemp);
+  const install = await runStep('Install the command');
+  if (install.status !== 0) throw new Error(`Install the command failed:\n${install.stdout}${install.stderr}`);
+}, 15 * 60_000);
 
 afterAll(async () => {
   await upstream?.stop();
@@ -51,12 +64,13 @@ afterAll(async () => {
 
 async function runStep(name: string, env: Record<string, string> = {}) {
   aws.reset();
-  const script = step(name).replaceAll('mirror/', `${temp.path}/mirror/`);
-  const result = await spawnAsync('bash', ['-eo', 'pipefail', '-c', script], {
-    cwd: REPO_ROOT,
+  const result = await spawnAsync('bash', ['-eo', 'pipefail', '-c', step(name)], {
+    cwd: workspace,
     env: {
       ...process.env,
-      PATH: `${aws.bin}:${process.env.PATH}`,
+      PATH: `${path.join(globalPrefix, 'bin')}:${aws.bin}:${process.env.PATH}`,
+      npm_config_prefix: globalPrefix,
+      RUNNER_TEMP: runnerTemp,
       UPSTREAM: upstream.url,
       BASE_URL: CONFORMANCE_BASE_URL,
       BUCKET: FAKE_BUCKET,
@@ -72,7 +86,15 @@ async function runStep(name: string, env: Record<string, string> = {}) {
 }
 
 describe('.github/workflows/nightly.yml', () => {
-  const site = path.join(temp.path, 'mirror/site');
+  const site = path.join(workspace, 'mirror/site');
+
+  it('runs the command installed from the package the checkout packs', async () => {
+    const found = await spawnAsync('bash', ['-c', 'command -v lda-mirror && lda-mirror --version'], {
+      cwd: workspace,
+      env: { ...process.env, PATH: `${path.join(globalPrefix, 'bin')}:${process.env.PATH}` },
+    });
+    expect(found.stdout.split('\n')).toEqual([path.join(globalPrefix, 'bin/lda-mirror'), VERSION, '']);
+  });
 
   it('runs the nightly with the key from the secret, and deploys the change it printed', async () => {
     expect(workflow.env.UPSTREAM).toBe('https://lda.senate.gov');
@@ -91,7 +113,7 @@ describe('.github/workflows/nightly.yml', () => {
     expect(functionUpdate.status, functionUpdate.stderr).toBe(0);
     expect(functionUpdate.calls).toEqual([
       'cloudfront describe-function --name lda-mirror --query ETag --output text',
-      expect.stringMatching(/^cloudfront update-function --name lda-mirror --if-match ETAG-1 .*Runtime":"cloudfront-js-2\.0.* --function-code fileb:\/\/.*\/mirror\/cloudfront\/function\.js/),
+      expect.stringMatching(/^cloudfront update-function --name lda-mirror --if-match ETAG-1 .*Runtime":"cloudfront-js-2\.0.* --function-code fileb:\/\/mirror\/cloudfront\/function\.js/),
       'cloudfront publish-function --name lda-mirror --if-match ETAG-2',
     ]);
 

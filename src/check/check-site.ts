@@ -22,7 +22,8 @@ export interface CheckOptions {
   problemLimit?: number;
   /** Where the check keeps its index of paths (a SQLite file, deleted at the end). */
   indexFile: string;
-  onProgress?: (files: number) => void;
+  /** Called now and then with the files checked so far, of the `total` the manifest lists. */
+  onProgress?: (files: number, total: number) => void;
 }
 
 interface Page {
@@ -54,7 +55,7 @@ export async function checkSite(dir: string, options: CheckOptions): Promise<Che
   let files = 0;
   let links = 0;
   try {
-    await indexManifest(dir, index, tracker);
+    const manifestFiles = await indexManifest(dir, index, tracker);
 
     /** A link of a body: the file it resolves to, which must exist; it is then reached (unless it links to itself). */
     const follow = (from: string, field: string, link: unknown, reaches = true): string | undefined => {
@@ -76,7 +77,7 @@ export async function checkSite(dir: string, options: CheckOptions): Promise<Che
         // Beside api/, a file the build did not list is host configuration emitted later (npm run emit).
         if (listed === undefined && !file.startsWith(API_FOLDER)) continue;
         files++;
-        if (files % 10_000 === 0) options.onProgress?.(files);
+        if (files % 1000 === 0) options.onProgress?.(files, manifestFiles);
         const bytes = readFileSync(path.join(dir, file));
         if (listed === undefined) problem(`${file} is not in the manifest`);
         else if (listed.size !== bytes.length || listed.hash !== createHash('md5').update(bytes).digest('hex')) {
@@ -95,8 +96,11 @@ export async function checkSite(dir: string, options: CheckOptions): Promise<Che
   return { files, links, problems, truncated: found > problems.length };
 }
 
-async function indexManifest(dir: string, index: PathIndex, tracker: LinkTracker): Promise<void> {
+/** Indexes the manifest's files, and says how many it lists. */
+async function indexManifest(dir: string, index: PathIndex, tracker: LinkTracker): Promise<number> {
+  let listed = 0;
   for await (const batch of readManifestBatches(dir)) {
+    listed += batch.length;
     index.addAll(batch);
     for (const entry of batch) {
       tracker.list(entry.path);
@@ -104,6 +108,7 @@ async function indexManifest(dir: string, index: PathIndex, tracker: LinkTracker
       if (!entry.path.startsWith(API_FOLDER)) tracker.link(entry.path);
     }
   }
+  return listed;
 }
 
 /** Files reached without a link: the map, the error bodies, and the first page of every list. */

@@ -1,13 +1,14 @@
-import { build, type BuildSummary } from '../build.ts';
-import { DEFAULT_BASE_URL, DEFAULT_FORMATS, DEFAULT_INPUT, DEFAULT_OUT, resolveBuildOptions } from '../config.ts';
+import path from 'node:path';
+import { DEFAULT_BASE_URL, DEFAULT_FORMATS, DEFAULT_INPUT, DEFAULT_OUT } from '../config.ts';
 import { describeProblem } from '../errors.ts';
+import { build, type BuildConfig, type BuildSummary } from '../index.ts';
 import { terminalProgress } from '../report/progress.ts';
+import { CHANGED_FILE, REMOVED_FILE } from '../write/manifest.ts';
 import { parseOptions, type Command } from './command.ts';
 
 export const buildCommand: Command = {
   name: 'build',
-  summary: 'build the static mirror from client records',
-  usage: `Usage: npm run build -- [--input <file|folder|glob>] [--out <folder>] [--base-url <url>] [options]
+  usage: `Usage: lda-mirror build [--input <file|folder|glob>] [--out <folder>] [--base-url <url>] [options]
 
 Reads client records (NDJSON, JSON arrays, or saved pages of the live API), and writes every page of
 /api/v1/clients/ in each ordering and format, every client and registrant record, the error bodies,
@@ -18,12 +19,12 @@ Options:
                         repeat for several (default: ${DEFAULT_INPUT})
   --out <folder>        the output folder, a link to the current build (default: ${DEFAULT_OUT})
   --base-url <url>      absolute http(s) URL the mirror is served at, e.g. https://lda.example.org
-                        (default: ${DEFAULT_BASE_URL}, for npm run preview; a warning says so)
+                        (default: ${DEFAULT_BASE_URL}, for lda-mirror preview; a warning says so)
   --formats <list>      formats to build, from none,api,json (default: ${DEFAULT_FORMATS})
   --concurrency <n>     file writes at once (default: 4 per core, at least 8)
   --problem-limit <n>   bad records listed before giving up on listing (default: 50)
   --skip-invalid        build anyway, leaving out invalid records (listed in the summary)
-  --skip-check          do not verify the new folder (npm run check) before switching to it
+  --skip-check          do not verify the new folder (lda-mirror check) before switching to it
   -h, --help            this help`,
 
   async run(argv) {
@@ -41,7 +42,7 @@ Options:
       console.log(this.usage);
       return 0;
     }
-    const options = resolveBuildOptions({
+    const config: BuildConfig = {
       input: values.input,
       out: values.out,
       baseUrl: values['base-url'],
@@ -50,10 +51,10 @@ Options:
       problemLimit: values['problem-limit'],
       skipInvalid: values['skip-invalid'],
       skipCheck: values['skip-check'],
-    });
-    const summary = await build(options, terminalProgress());
+    };
+    const summary = await build(config, { progress: terminalProgress() });
     console.log(formatSummary(summary));
-    for (const warning of options.warnings) console.warn(`warning: ${warning}`);
+    for (const warning of summary.warnings) console.warn(`warning: ${warning}`);
     return 0;
   },
 };
@@ -61,7 +62,8 @@ Options:
 export function formatSummary(summary: BuildSummary): string {
   const n = (value: number) => value.toLocaleString('en-US');
   const lines = [
-    `Built ${summary.out}`,
+    `Built ${summary.out} in ${summary.seconds.toFixed(1)} s`,
+    `  output       ${summary.out} -> ${path.basename(summary.buildDir)}/ (what changed: ${CHANGED_FILE}, ${REMOVED_FILE})`,
     `  records      ${n(summary.recordsRead)} read from ${n(summary.inputFiles)} file(s) = ${n(summary.clients)} clients` +
       ` + ${n(summary.replacedClients)} replaced by a later copy of their id + ${n(summary.skipped)} skipped as invalid`,
     `  registrants  ${n(summary.registrants)}` +

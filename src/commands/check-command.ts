@@ -1,13 +1,10 @@
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { checkSite, type CheckResult } from '../check/check-site.ts';
+import { check, type CheckResult } from '../index.ts';
 import { terminalProgress } from '../report/progress.ts';
 import { parseOptions, type Command } from './command.ts';
 
 export const checkCommand: Command = {
   name: 'check',
-  summary: 'verify a built folder: links, reachability, counts, manifest',
-  usage: `Usage: npm run check -- --dir <folder> [--problem-limit <n>]
+  usage: `Usage: lda-mirror check --dir <folder> [--problem-limit <n>]
 
 Verifies a built folder: every url, next and previous in every file resolves through the rewrite
 map to a file that exists, every file is reached by some link, the counts agree, and the manifest
@@ -25,14 +22,7 @@ Options:
       return 0;
     }
     const dir = values.dir ?? 'dist';
-    const progress = terminalProgress();
-    progress.stage('check');
-    const result = await checkSite(path.resolve(dir), {
-      indexFile: path.join(tmpdir(), `mirror-check-${process.pid}.sqlite`),
-      problemLimit: values['problem-limit'] === undefined ? undefined : Number(values['problem-limit']),
-      onProgress: (files) => progress.update(`${files.toLocaleString('en-US')} files`),
-    });
-    progress.end();
+    const result = await check({ dir, problemLimit: values['problem-limit'] }, { progress: terminalProgress() });
     console.log(formatCheck(dir, result));
     return result.problems.length === 0 ? 0 : 1;
   },

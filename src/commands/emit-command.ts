@@ -1,9 +1,5 @@
-import path from 'node:path';
-import { loadMap } from '../built-folder.ts';
-import { listRoute } from '../plan/rewrite-map.ts';
-import { UsageError } from '../errors.ts';
-import { HOSTS, findHost } from '../hosts/hosts.ts';
-import { parseListen, writeHostFiles } from '../hosts/write-host-files.ts';
+import { HOSTS } from '../hosts/hosts.ts';
+import { emit } from '../index.ts';
 import { parseOptions, type Command } from './command.ts';
 
 const hostList = HOSTS.map(
@@ -12,8 +8,7 @@ const hostList = HOSTS.map(
 
 export const emitCommand: Command = {
   name: 'emit',
-  summary: "write a host's configuration (nginx, Caddy, Netlify, ...) for a built folder",
-  usage: `Usage: npm run emit -- <host> --dir <built folder> --out <path> [--listen <address:port>]
+  usage: `Usage: lda-mirror emit <host> --dir <built folder> --out <path> [--listen <address:port>]
 
 Translates the built folder's rewrite map into a host's configuration, so the host answers query
 strings, errors, redirects and headers as the preview does. Regenerate it after every build.
@@ -34,23 +29,15 @@ Options:
       console.log(this.usage);
       return name === undefined ? 2 : 0;
     }
-    const host = findHost(name);
-    if (host === undefined) throw new UsageError(`unknown host "${name}"; hosts: ${HOSTS.map((h) => h.name).join(', ')}`);
     const { values } = parseOptions(rest, { dir: { type: 'string' }, out: { type: 'string' }, listen: { type: 'string' } });
     if (values.help) {
       console.log(this.usage);
       return 0;
     }
-    if (values.out === undefined) throw new UsageError('--out is required: the file (or folder) to write');
-    if (values.listen !== undefined && host.listen === undefined) throw new UsageError(`--listen: ${host.name} does not listen on an address`);
-    const listenText = values.listen ?? host.listen?.default;
-    const listen = listenText === undefined ? undefined : parseListen(listenText);
-    if (listenText !== undefined && listen === undefined) throw new UsageError(`--listen: "${listenText}" is not a port, address:port or [ipv6]:port`);
-
-    const dir = path.resolve(values.dir ?? 'dist');
-    const map = await loadMap(dir);
-    const written = writeHostFiles(host.emit({ map, dir, listen }), path.resolve(values.out));
-    console.log(`${host.name}: wrote ${written.join(', ')} (${listRoute(map).count.toLocaleString('en-US')} clients, ${listRoute(map).page.last.toLocaleString('en-US')} pages a list)`);
+    const emitted = await emit({ host: name, dir: values.dir, out: values.out ?? '', listen: values.listen });
+    console.log(
+      `${emitted.host}: wrote ${emitted.files.join(', ')} (${emitted.clients.toLocaleString('en-US')} clients, ${emitted.pages.toLocaleString('en-US')} pages a list)`,
+    );
     return 0;
   },
 };

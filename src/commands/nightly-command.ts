@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { build } from '../build.ts';
-import { DEFAULT_FORMATS, resolveBuildOptions } from '../config.ts';
+import { DEFAULT_FORMATS, resolveBuildOptions, type BuildConfig } from '../config.ts';
+import { build } from '../index.ts';
 import { terminalProgress } from '../report/progress.ts';
-import { resolveSyncOptions } from '../sync/sync-options.ts';
+import { resolveSyncOptions, type SyncConfig } from '../sync/sync-options.ts';
 import { CHANGED_FILE, REMOVED_FILE } from '../write/manifest.ts';
 import { formatSummary } from './build-command.ts';
 import { parseOptions, type Command } from './command.ts';
@@ -11,8 +11,7 @@ import { SYNC_OPTIONS_HELP, formatSyncSummary, runSync, syncOptionSpec } from '.
 
 export const nightlyCommand: Command = {
   name: 'nightly',
-  summary: 'sync from the live service, build, check, and print the change list for deploy',
-  usage: `Usage: npm run nightly -- --upstream <url> --data <folder> --out <folder> --base-url <url> [options]
+  usage: `Usage: lda-mirror nightly --upstream <url> --data <folder> --out <folder> --base-url <url> [options]
 
 The nightly job in one command: an incremental sync into <data> (a full one with --full, or when
 <data> is empty), a build of <data> into <out> (which checks the new folder before switching to
@@ -41,25 +40,22 @@ ${SYNC_OPTIONS_HELP}
       console.log(this.usage);
       return 0;
     }
+    const syncConfig: SyncConfig = { ...values, out: values.data, maxTries: values['max-tries'] };
+    const buildConfig: BuildConfig = { input: [values.data ?? ''], out: values.out ?? '', baseUrl: values['base-url'] ?? '', formats: values.formats };
     // Every option is checked before the first request, so a typo fails in a second, not after the sync.
-    const syncOptions = resolveSyncOptions({ ...values, out: values.data, maxTries: values['max-tries'] });
-    const buildOptions = resolveBuildOptions({
-      input: [syncOptions.out],
-      out: values.out ?? '',
-      baseUrl: values['base-url'] ?? '',
-      formats: values.formats,
-    });
+    resolveSyncOptions(syncConfig);
+    resolveBuildOptions(buildConfig);
 
-    const synced = await runSync(syncOptions);
-    console.log(formatSyncSummary(syncOptions, synced));
-    const built = await build(buildOptions, terminalProgress());
+    const synced = await runSync(syncConfig);
+    console.log(formatSyncSummary(synced));
+    const built = await build(buildConfig, { progress: terminalProgress() });
     console.log(formatSummary(built));
 
-    const changed = listFile(buildOptions.out, CHANGED_FILE);
-    const removed = listFile(buildOptions.out, REMOVED_FILE);
+    const changed = listFile(built.out, CHANGED_FILE);
+    const removed = listFile(built.out, REMOVED_FILE);
     console.log(
-      `Change for deploy: ${changed.length.toLocaleString('en-US')} file(s) to upload (${path.join(buildOptions.out, CHANGED_FILE)}), ` +
-        `${removed.length.toLocaleString('en-US')} to delete (${path.join(buildOptions.out, REMOVED_FILE)})`,
+      `Change for deploy: ${changed.length.toLocaleString('en-US')} file(s) to upload (${path.join(built.out, CHANGED_FILE)}), ` +
+        `${removed.length.toLocaleString('en-US')} to delete (${path.join(built.out, REMOVED_FILE)})`,
     );
     if (values['print-changes']) {
       for (const file of changed) console.log(`+ ${file}`);

@@ -1,11 +1,9 @@
-import { wholeNumber } from '../config.ts';
-import { startPreview } from '../preview/preview-server.ts';
+import { preview as startPreview } from '../index.ts';
 import { parseOptions, type Command } from './command.ts';
 
 export const previewCommand: Command = {
   name: 'preview',
-  summary: 'serve a built folder locally, answering like the live API',
-  usage: `Usage: npm run preview -- --dir <folder> [--port <n>] [--host <address>]
+  usage: `Usage: lda-mirror preview --dir <folder> [--port <n>] [--host <address>]
 
 Serves a built folder over HTTP, routing every request by its rewrite map: query strings, errors,
 redirects and headers as the contract says. Stop it with Ctrl+C.
@@ -26,11 +24,7 @@ Options:
       console.log(this.usage);
       return 0;
     }
-    const preview = await startPreview({
-      dir: values.dir ?? 'dist',
-      port: wholeNumber('--port', values.port ?? '3000', 0, 65535),
-      host: values.host,
-    });
+    const preview = await startPreview({ dir: values.dir, port: values.port, host: values.host });
     console.log(`Previewing ${values.dir ?? 'dist'} at ${preview.url}`);
     await new Promise<void>((resolve) => {
       const stop = () => void preview.close().then(resolve);

@@ -10,8 +10,8 @@ export interface LoadOptions {
   problemLimit: number;
   /** Load the valid records and skip the others (counted and listed) instead of failing. */
   skipInvalid?: boolean;
-  /** Called now and then with the records read so far. */
-  onProgress?: (recordsRead: number, file: string) => void;
+  /** Called now and then with the records read so far, and the file being read (the `fileNumber`th of them). */
+  onProgress?: (recordsRead: number, file: string, fileNumber: number) => void;
   cwd?: string;
 }
 
@@ -48,7 +48,7 @@ export async function loadRecords(files: readonly string[], store: RecordStore, 
     else truncated = true;
   };
 
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
     const name = path.relative(cwd, file) || file;
     for await (const item of readRecordFile(file, name)) {
       recordsRead++;
@@ -65,12 +65,12 @@ export async function loadRecords(files: readonly string[], store: RecordStore, 
         batch.push(result.client); // once input is bad (and not skipped), only look for more problems
       }
       if (batch.length >= BATCH) flush();
-      if (recordsRead % 10_000 === 0) options.onProgress?.(recordsRead, name);
+      if (recordsRead % 1000 === 0) options.onProgress?.(recordsRead, name, i + 1);
     }
   }
   if (problems.length > 0 && !options.skipInvalid) throw new InputError(problems, truncated);
   flush();
-  options.onProgress?.(recordsRead, '');
+  options.onProgress?.(recordsRead, '', files.length);
   return { files: files.length, recordsRead, skipped, problems, problemsTruncated: truncated };
 }
 

@@ -4,6 +4,13 @@ import type { RewriteMap } from '../plan/rewrite-map.ts';
 import type { FileBatch, RemovedBatch, WorkerMessage } from './file-batch.ts';
 
 /**
+ * The render thread's program. Compiled (lib/, the installed package), produce-worker.js beside this
+ * file. Run from the TypeScript (tsx in a checkout, vitest), start-worker.mjs, which registers tsx
+ * first: a worker thread does not inherit its parent's loader.
+ */
+const WORKER_PROGRAM = import.meta.url.endsWith('.ts') ? new URL('./start-worker.mjs', import.meta.url) : new URL('./produce-worker.js', import.meta.url);
+
+/**
  * Runs the render thread over the store and hands its batches to the caller, one at a time. The
  * caller takes a batch (writes or links its files), then asks for the next; the render thread keeps a
  * few batches ready meanwhile. The store must be closed by this thread before, as the render thread
@@ -12,7 +19,7 @@ import type { FileBatch, RemovedBatch, WorkerMessage } from './file-batch.ts';
 export async function* produceSite(storeFile: string, map: RewriteMap, formats: Format[], extraFiles: { path: string; body: string }[] = []): AsyncGenerator<FileBatch | RemovedBatch> {
   const pending = new SharedArrayBuffer(4);
   const counter = new Int32Array(pending);
-  const worker = new Worker(new URL('./start-worker.mjs', import.meta.url), {
+  const worker = new Worker(WORKER_PROGRAM, {
     workerData: { storeFile, map, formats, extraFiles, pending },
     // The thread keeps little alive (one page, one batch); without a cap V8 lets garbage grow its heap.
     resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },

@@ -1,6 +1,6 @@
 import { CLIENT_PATH_PREFIX, LIST_PATH, ORDERINGS, PAGE_SIZE, REGISTRANT_PATH_PREFIX, type Format } from '../contract.ts';
 import { jsonStringContent } from '../json-text.ts';
-import { MAP_FILE, errorAnswers, listRoute, type RewriteMap } from '../plan/rewrite-map.ts';
+import { MAP_FILE, errorAnswers, listRoute, recordRoutes, type RewriteMap } from '../plan/rewrite-map.ts';
 import { listPageFile, recordFile } from '../plan/site-layout.ts';
 import type { RecordStore } from '../store/record-store.ts';
 import { clientBody, formatSuffix, pageBody, registrantBody } from './bodies.ts';
@@ -58,4 +58,10 @@ export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonl
 
   for (const answer of errorAnswers(map)) yield { path: answer.file, body: answer.body };
   yield { path: MAP_FILE, body: `${JSON.stringify(map, null, 2)}\n` };
+}
+
+/** How many files `siteFiles` yields, known from the map before one is rendered: for a progress bar. */
+export function siteFileCount(map: RewriteMap, formats: readonly Format[]): number {
+  const records = recordRoutes(map).reduce((sum, route) => sum + route.count, 0);
+  return (listRoute(map).page.last * ORDERINGS.length + records) * formats.length + errorAnswers(map).length + 1;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { wholeNumber } from '../config.ts';
-import { UsageError } from '../errors.ts';
+import { OptionsError } from '../errors.ts';
 import type { SyncOptions } from './sync.ts';
 
 /** The environment variable the key may come from, so it never has to appear on a command line. */
@@ -10,16 +10,20 @@ export const TOKEN_VARIABLE = 'LDA_API_KEY';
 export const RATE_WITHOUT_KEY = 15;
 export const RATE_WITH_KEY = 120;
 
+/** What a user passes to a sync: loose, as it comes from the command line or a script. */
 export interface SyncConfig {
   upstream?: string;
   out?: string;
   token?: string;
-  rate?: string;
-  concurrency?: string;
+  /** Requests a minute. */
+  rate?: string | number;
+  concurrency?: string | number;
   full?: boolean;
-  maxTries?: string;
-  backoff?: string;
-  timeout?: string;
+  maxTries?: string | number;
+  /** Milliseconds. */
+  backoff?: string | number;
+  /** Seconds. */
+  timeout?: string | number;
 }
 
 export function resolveSyncOptions(config: SyncConfig, env: NodeJS.ProcessEnv = process.env): SyncOptions {
@@ -44,16 +48,16 @@ export function parseUpstream(value: string | undefined): string {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`--upstream must be an absolute http(s) URL such as https://lda.senate.gov, got "${text}"`);
+    throw new OptionsError(`--upstream must be an absolute http(s) URL such as https://lda.senate.gov, got "${text}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--upstream must be http or https, got "${text}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OptionsError(`--upstream must be http or https, got "${text}"`);
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    throw new UsageError(`--upstream takes the service's base URL only (no query, fragment or credentials: use --token), got "${text}"`);
+    throw new OptionsError(`--upstream takes the service's base URL only (no query, fragment or credentials: use --token), got "${text}"`);
   }
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 function requireOption(option: string, value: string | undefined): string {
-  if (value === undefined || value.trim() === '') throw new UsageError(`${option} is required`);
+  if (value === undefined || value.trim() === '') throw new OptionsError(`${option} is required`);
   return value;
 }

@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { lstat, mkdir, readdir, readlink, rename, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { BuildBusyError, UsageError } from '../errors.ts';
+import { BuildBusyError, OptionsError } from '../errors.ts';
 import { tryExclusiveLock, type ExclusiveLock } from '../store/exclusive-lock.ts';
 import { MAP_FILE } from '../plan/rewrite-map.ts';
 
@@ -86,9 +86,9 @@ async function inspectPrevious(out: string): Promise<Previous> {
   if (info.isDirectory()) {
     const entries = await readdir(out);
     if (entries.length === 0 || existsSync(path.join(out, MAP_FILE))) return { kind: 'folder' };
-    throw new UsageError(`--out ${out} is a folder that this tool did not build; refusing to replace it`);
+    throw new OptionsError(`--out ${out} is a folder that this tool did not build; refusing to replace it`);
   }
-  throw new UsageError(`--out ${out} is a file; it must be a folder (or not exist yet)`);
+  throw new OptionsError(`--out ${out} is a file; it must be a folder (or not exist yet)`);
 }
 
 /**
