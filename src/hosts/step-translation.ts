@@ -1,4 +1,4 @@
-import type { Route, Step } from '../plan/rewrite-map.ts';
+import type { RewriteMap, Route, Step } from '../plan/rewrite-map.ts';
 
 /**
  * Every emitter that translates the map's steps keeps a table with one translation for each kind of
@@ -17,4 +17,17 @@ export function translationOf<Translation>(host: string, route: Route, table: Re
     throw new Error(`${host}: route ${route.name} has a step of kind ${JSON.stringify(step.step)}, which this emitter cannot translate`);
   }
   return table[step.step] as Translation;
+}
+
+/**
+ * What the steps of one route need to know about the configuration around them, for the emitters
+ * that read the query into variables first (nginx, Caddy).
+ */
+export interface RouteContext {
+  map: RewriteMap;
+  route: Route;
+  /** The route's prefix for the variables its steps define. */
+  name: string;
+  /** The variable holding the raw last value of each query parameter. */
+  query: Map<string, string>;
 }

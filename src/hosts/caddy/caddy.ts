@@ -1,7 +1,8 @@
 import { generatedNotice, type HostAdapter, type HostTarget, type Listen } from '../host-adapter.ts';
 import { lastValuePattern } from '../query-patterns.ts';
 import { DOT_SEGMENT_PATTERN, fillFile, identifiers, queryParameters, routePathPattern } from '../route-parts.ts';
-import { stepRules, type RouteContext } from './step-rules.ts';
+import type { RouteContext } from '../step-translation.ts';
+import { stepRules } from './step-rules.ts';
 import { QUERY_SUFFIX, V, escapeBraces, mapBlock, quote, respond } from './syntax.ts';
 
 /**

@@ -2,7 +2,8 @@ import type { RewriteMap } from '../../plan/rewrite-map.ts';
 import { generatedNotice, type HostAdapter, type HostTarget } from '../host-adapter.ts';
 import { lastValuePattern, type ValueRule } from '../query-patterns.ts';
 import { DOT_SEGMENT_PATTERN, fillFile, headersBesideContentType, identifiers, queryParameters, routePathPattern } from '../route-parts.ts';
-import { stepRules, type RouteContext } from './step-rules.ts';
+import type { RouteContext } from '../step-translation.ts';
+import { stepRules } from './step-rules.ts';
 import { V, answer, literal, mapBlock, moved, quote } from './syntax.ts';
 
 /**

@@ -1,7 +1,7 @@
-import type { ChoiceStep, FiltersStep, MethodStep, PageSizeStep, PageStep, RewriteMap, Route, Step } from '../../plan/rewrite-map.ts';
+import type { ChoiceStep, FiltersStep, MethodStep, PageSizeStep, PageStep, Step } from '../../plan/rewrite-map.ts';
 import { errorVariant } from '../../plan/rewrite-map.ts';
 import { choiceRules, escapeRegex, filledValuePattern, numberRangePattern, pageRules } from '../query-patterns.ts';
-import { translationOf, type StepKind, type StepOf } from '../step-translation.ts';
+import { translationOf, type RouteContext, type StepKind, type StepOf } from '../step-translation.ts';
 import { identifier } from '../route-parts.ts';
 import { literal, mapBlock, quote, rejectedMap, returnIf } from './syntax.ts';
 
@@ -18,15 +18,6 @@ export interface StepRules {
   parts: Record<string, string>;
 }
 
-/** What the steps of one route need to know about the configuration around them. */
-export interface RouteContext {
-  map: RewriteMap;
-  route: Route;
-  /** The route's prefix for variables. */
-  name: string;
-  /** Variable holding the raw last value of each query parameter. */
-  query: Map<string, string>;
-}
 
 /** One translation for each kind of step; a kind missing here stops the emit. */
 const STEP_RULES: { [K in StepKind]: (context: RouteContext, step: StepOf<K>) => StepRules } = {
