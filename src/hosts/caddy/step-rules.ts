@@ -19,7 +19,6 @@ export interface StepRules {
   parts: Record<string, string>;
 }
 
-
 /** One translation for each kind of step; a kind missing here stops the emit. */
 const STEP_RULES: { [K in StepKind]: (context: RouteContext, step: StepOf<K>) => StepRules } = {
   method: methodRules,
