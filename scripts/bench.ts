@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { wholeNumber } from '../src/config.ts';
+import { DEFAULT_FILTERS, wholeNumber } from '../src/config.ts';
 import { MAP_FILE, choiceStep, listRoute, type RewriteMap } from '../src/plan/rewrite-map.ts';
 import { resolveRequest } from '../src/routing/resolve-request.ts';
 import type { BuildSummary } from '../src/build.ts';
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     scale: { type: 'boolean' },
     runs: { type: 'string' },
     formats: { type: 'string' },
+    filters: { type: 'string' },
     'skip-preview': { type: 'boolean' },
     phases: { type: 'string' },
     report: { type: 'string' },
@@ -38,6 +39,7 @@ if (values.help) {
   --scale          ten times the registry (${REGISTRY_SIZE * 10}) with --formats api, one run
   --runs R         runs of each measure; medians are reported (default 3, 1 with --scale)
   --formats list   formats to build (default none,api,json; api with --scale)
+  --filters list   filters to build, or none (default ${DEFAULT_FILTERS})
   --skip-preview   leave out the preview throughput measure
   --phases list    which build measures to run, from build,floor,unchanged,nightly (default: all)
   --report file    where to add the results (default BENCHMARKS.md)`);
@@ -47,6 +49,7 @@ if (values.help) {
 const records = values.scale ? REGISTRY_SIZE * 10 : wholeNumber('--records', values.records ?? String(REGISTRY_SIZE), 1);
 const runs = wholeNumber('--runs', values.runs ?? (values.scale ? '1' : '3'), 1);
 const formats = values.formats ?? (values.scale ? 'api' : 'none,api,json');
+const filters = values.filters ?? DEFAULT_FILTERS;
 const root = path.resolve('bench-data');
 const baseInput = path.join(root, `input-${records}`);
 const nightlyInput = path.join(root, `input-${records}-nightly`);
@@ -89,7 +92,7 @@ async function measureRun(run: number): Promise<RunFigures> {
     if (entry === 'out' || entry.startsWith('.out.')) rmSync(path.join(root, entry), { recursive: true, force: true });
   }
   log(`run ${run}: full build`);
-  const build = runChild('scripts/bench/build-child.ts', [baseInput, out, formats]);
+  const build = runChild('scripts/bench/build-child.ts', [baseInput, out, formats, filters]);
   log(`run ${run}: full build ${build.wallSeconds.toFixed(1)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB`);
   const figures: RunFigures = { build };
   if (phases.has('floor')) {
@@ -97,12 +100,12 @@ async function measureRun(run: number): Promise<RunFigures> {
     log(`run ${run}: floor ${figures.floor.wallSeconds.toFixed(1)} s`);
   }
   if (phases.has('unchanged')) {
-    figures.unchanged = runChild('scripts/bench/build-child.ts', [baseInput, out, formats]);
+    figures.unchanged = runChild('scripts/bench/build-child.ts', [baseInput, out, formats, filters]);
     log(`run ${run}: rebuild, no change ${figures.unchanged.wallSeconds.toFixed(1)} s`);
   }
   if (phases.has('nightly')) {
     await writeNightlyChange(path.join(baseInput, 'clients.ndjson'), path.join(nightlyInput, 'nightly.ndjson'));
-    figures.nightly = runChild('scripts/bench/build-child.ts', [nightlyInput, out, formats]);
+    figures.nightly = runChild('scripts/bench/build-child.ts', [nightlyInput, out, formats, filters]);
     log(`run ${run}: rebuild, nightly change ${figures.nightly.wallSeconds.toFixed(1)} s`);
   }
   return figures;
@@ -192,7 +195,7 @@ function report(figures: RunFigures[], previewFigures: Awaited<ReturnType<typeof
   const built = summaryOf(figures[0]!.build);
   const mb = built.bytes / 1e6;
   const rows = [
-    ['full build, wall', `${build.toFixed(1)} s`],
+    ['full build (check included), wall', `${build.toFixed(1)} s`],
     ['full build, CPU (all threads)', `${m((r) => r.build.cpuSeconds).toFixed(1)} s`],
     ['full build, peak RSS', `${m((r) => r.build.peakRssMb).toFixed(0)} MB`],
     ['files, bytes', `${built.files.toLocaleString('en-US')}, ${mb.toFixed(0)} MB`],
@@ -231,7 +234,7 @@ function report(figures: RunFigures[], previewFigures: Awaited<ReturnType<typeof
     .map((r, i) => `run ${i + 1}: build ${seconds(r.build)}, floor ${seconds(r.floor)}, no change ${seconds(r.unchanged)}, nightly ${seconds(r.nightly)}`)
     .join('; ');
   return [
-    `## ${records.toLocaleString('en-US')} records, formats ${formats}`,
+    `## ${records.toLocaleString('en-US')} records, formats ${formats}, filters ${filters}`,
     '',
     `- date: ${new Date().toISOString().slice(0, 10)}`,
     `- machine: ${machine()}`,

@@ -17,8 +17,9 @@ const LIB = path.join(ROOT, 'lib');
  * What src/ reads at run time relative to its own module (`new URL('./...', import.meta.url)`) and
  * tsc does not emit: the host programs of scripts/generate-host-programs.ts. (The render thread's
  * start-worker.mjs is for the TypeScript sources only; compiled, produce-worker.js starts directly.)
+ * The filter choice lists of src/choices/ too.
  */
-const RUNTIME_FILES = ['hosts/**/*.generated.js'];
+const RUNTIME_FILES = ['hosts/**/*.generated.js', 'choices/*.json'];
 
 // From nothing, so that a module removed from src/ leaves no stale copy behind in the package.
 rmSync(LIB, { recursive: true, force: true });

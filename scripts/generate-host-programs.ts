@@ -8,20 +8,22 @@
  * - src/hosts/cloudfront/function.generated.js: runtime cloudfront-js-2.0 documents ES 5.1 plus a few
  *   later features, and no `Map`, `URLSearchParams` or `Object.hasOwn`. The bundle of
  *   src/hosts/cloudfront/function.ts gets those from src/hosts/cloudfront/es5-globals.ts, and
- *   TypeScript lowers its syntax to ES5.
+ *   TypeScript lowers its syntax to ES5; the async `handler` around it (the key value store is read
+ *   with `await`) is written here. src/hosts/cloudfront/function.min.generated.js is the same program
+ *   minified by esbuild, which is what the emitter sends: CloudFront allows 10 KB of code.
  *
  *   npx tsx scripts/generate-host-programs.ts
  *
- * Run it after changing the router or the glue; the host tests fail while a file is stale. Both files
- * are readable and committed: the emitters read them and put the map in front (`npm run emit` needs
+ * Run it after changing the router or the glue; the host tests fail while a file is stale. The files
+ * are committed, and all but the minified one readable: the emitters read them (`npm run emit` needs
  * neither esbuild nor TypeScript).
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
+import { buildSync, transformSync } from 'esbuild';
 import ts from 'typescript';
 import { MAP_GLOBAL as WORKER_MAP_GLOBAL, WORKER_PROGRAM } from '../src/hosts/cloudflare/cloudflare.ts';
-import { FUNCTION_PROGRAM, MAP_GLOBAL as FUNCTION_MAP_GLOBAL } from '../src/hosts/cloudfront/cloudfront.ts';
+import { CLOUDFRONT_MODULE, FUNCTION_PROGRAM, MINIFIED_FUNCTION_PROGRAM } from '../src/hosts/cloudfront/cloudfront.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const HOSTS_DIR = fileURLToPath(new URL('../src/hosts/', import.meta.url));
@@ -71,49 +73,85 @@ export function cloudflareWorkerProgram(): string {
   );
 }
 
+/** The names the CloudFront program gives its router and the store's handle: globals, so names of their own. */
+const ROUTE_GLOBAL = 'LDA_ROUTE';
+const STORE_GLOBAL = 'LDA_STORE';
+
 /**
- * The CloudFront Function: a top-level `function handler(event)` over the router, in ES5. The bundle
- * is flat (esbuild's `esm` format, nothing exported), since the runtime looks `handler` up at the top;
- * the stand-ins for `Map` and `URLSearchParams` get names of their own so as not to replace the
- * runtime's globals. Tree shaking is off because it would drop `handler`, which nothing calls.
+ * The CloudFront Function, readable and minified. The runtime looks up a top-level `handler`; it must
+ * be async to read the key value store, and TypeScript's ES5 lowering of `async` would cost kilobytes,
+ * so the handler is written here in ES5 plus `async`/`await` (which runtime 2.0 documents, for
+ * top-level functions: "async closures are not supported"). It asks the router's glue
+ * (`routeRequest`, src/hosts/cloudfront/function.ts) for an answer, reads the keys the glue says it
+ * still needs one by one, and asks again. The glue and the router are one bundle in an IIFE, so that
+ * the minifier may shorten every name in it; the stand-ins for `Map` and `URLSearchParams` get names
+ * of their own so as not to replace the runtime's globals.
  */
-export function cloudfrontFunctionProgram(): string {
+export function cloudfrontFunctionProgram(): { readable: string; minified: string } {
   const modern = bundle(
     [
-      "import { cloudfrontHandler, type ViewerRequestEvent } from './cloudfront/function.ts';",
-      `const handle = cloudfrontHandler(${FUNCTION_MAP_GLOBAL});`,
-      'function handler(event: ViewerRequestEvent) {',
-      '  return handle(event);',
-      '}',
+      "import { routeRequest } from './cloudfront/function.ts';",
+      `declare let ${ROUTE_GLOBAL}: typeof routeRequest;`,
+      `${ROUTE_GLOBAL} = routeRequest;`,
       '',
     ].join('\n'),
     {
-      format: 'esm',
+      format: 'iife',
       target: 'es2022',
-      treeShaking: false,
       inject: [`${HOSTS_DIR}cloudfront/es5-globals.ts`],
       define: ES5_STAND_INS,
     },
   );
-  const es5 = ts.transpileModule(modern, {
-    compilerOptions: { target: ts.ScriptTarget.ES5, module: ts.ModuleKind.None, alwaysStrict: false, newLine: ts.NewLineKind.LineFeed },
-    reportDiagnostics: false,
-  }).outputText;
-  return (
+  const router = `var ${ROUTE_GLOBAL};\n${
+    ts.transpileModule(modern, {
+      compilerOptions: { target: ts.ScriptTarget.ES5, module: ts.ModuleKind.None, alwaysStrict: false, newLine: ts.NewLineKind.LineFeed },
+      reportDiagnostics: false,
+    }).outputText
+  }`;
+  const handler = [
+    `// ${CLOUDFRONT_MODULE.binding}: the runtime's module, imported on function.js's first line; kvs(): the store associated with the function.`,
+    `var ${STORE_GLOBAL} = ${CLOUDFRONT_MODULE.binding}.kvs();`,
+    'async function handler(event) {',
+    '    var found = {};',
+    '    for (;;) {',
+    `        var round = ${ROUTE_GLOBAL}(event.request, found);`,
+    '        if (round.need === undefined)',
+    '            return round.answer;',
+    '        for (var i = 0; i < round.need.length; i++) {',
+    '            var key = round.need[i];',
+    '            try {',
+    `                found[key] = await ${STORE_GLOBAL}.get(key);`,
+    '            }',
+    '            catch (missing) {',
+    '                // get() rejects for a key the store does not have (as documented).',
+    '                found[key] = null;',
+    '            }',
+    '        }',
+    '    }',
+    '}',
+    '',
+  ].join('\n');
+  const readable =
     header(
       ['src/routing/resolve-request.ts', 'src/hosts/cloudfront/function.ts', 'src/hosts/cloudfront/es5-globals.ts'],
       [
-        'ES5 for the cloudfront-js-2.0 runtime. src/hosts/cloudfront/cloudfront.ts emits it as function.js, after',
-        `\`var ${FUNCTION_MAP_GLOBAL} = <the rewrite map>;\`, with comments and spaces left out to fit CloudFront's 10 KB.`,
+        'ES5 (and an async handler) for the cloudfront-js-2.0 runtime. src/hosts/cloudfront/cloudfront.ts emits it',
+        `as function.js, minified (function.min.generated.js), after \`${CLOUDFRONT_MODULE.statement}\`.`,
       ],
-    ) + es5
-  );
+    ) +
+    router +
+    handler;
+  // Apart, so that the router keeps to ES5 and only the handler uses `async`.
+  const minify = (code: string, target: string) => transformSync(code, { minify: true, target, legalComments: 'none' }).code;
+  return { readable, minified: minify(router, 'es5') + minify(handler, 'es2017') };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const cloudfrontProgram = cloudfrontFunctionProgram();
   for (const [file, program] of [
     [WORKER_PROGRAM, cloudflareWorkerProgram()],
-    [FUNCTION_PROGRAM, cloudfrontFunctionProgram()],
+    [FUNCTION_PROGRAM, cloudfrontProgram.readable],
+    [MINIFIED_FUNCTION_PROGRAM, cloudfrontProgram.minified],
   ] as const) {
     writeFileSync(file, program);
     console.log(`wrote ${file}`);

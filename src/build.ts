@@ -1,12 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import type { BuildOptions } from './config.ts';
 import type { InputProblem } from './errors.ts';
-import { ORDERINGS } from './contract.ts';
+import { ORDERINGS, type FilterName } from './contract.ts';
 import { checkSite } from './check/check-site.ts';
 import { findInputFiles } from './ingest/find-input-files.ts';
 import { loadRecords } from './ingest/load-records.ts';
-import { createRewriteMap, listRoute } from './plan/rewrite-map.ts';
-import { siteFileCount } from './render/site-files.ts';
+import { filterChoices } from './choices/filter-choices.ts';
+import { lastPageFor } from './plan/page-count.ts';
+import { createRewriteMap, listRoute, type FilterInput } from './plan/rewrite-map.ts';
+import { siteFileCount, valueCounts } from './render/site-files.ts';
 import { produceSite } from './produce/produce-site.ts';
 import { silentProgress, type Progress } from './report/progress.ts';
 import { timedStages } from './report/timed-stages.ts';
@@ -74,14 +76,17 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
         progress.update({ done: records, unit: 'records', detail: inputFiles.length > 1 && file ? `${file} (file ${fileNumber} of ${inputFiles.length})` : file }),
     });
     progress.stage('index');
-    store.index();
+    store.index(options.filters);
     const counts = store.counts();
+    const filters = options.filters.map((name) => planFilter(store, name));
     const map = createRewriteMap({
       baseUrl: options.baseUrl,
       formats: options.formats,
       clients: counts.clients,
       registrants: counts.registrants,
+      filters: filters.map((filter) => filter.input),
     });
+    const filteredPages = filters.reduce((sum, filter) => sum + filter.pages, 0);
 
     if (slot.previousDir !== undefined) {
       progress.stage('compare');
@@ -93,7 +98,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     progress.stage('write');
     // The configuration of the host that needs no other (`npx serve dist`), listed and linked like every file.
     const hostFiles = serve.emit({ map, dir: slot.buildDir }).map((file) => ({ path: file.name, body: file.text }));
-    const total = siteFileCount(map, options.formats) + hostFiles.length;
+    const total = siteFileCount(map, options.formats, filteredPages) + hostFiles.length;
     const written = await writeSite(produceSite(store.file, map, options.formats, hostFiles), {
       root: slot.buildDir,
       previousDir: slot.previousDir,
@@ -126,7 +131,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       skippedProblems: loaded.problems,
       skippedProblemsTruncated: loaded.problemsTruncated,
       ...counts,
-      pages: listRoute(map).page.last * ORDERINGS.length * options.formats.length,
+      pages: (listRoute(map).page.last + filteredPages) * ORDERINGS.length * options.formats.length,
       files: written.files,
       bytes: written.bytes,
       written: written.written,
@@ -143,6 +148,22 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     await slot.abandon();
     throw error;
   }
+}
+
+/**
+ * A filter's lists, from the store: the values it accepts that clients have, the last page of those
+ * with more than one (for the map), and how many pages all of its lists have in one format and ordering.
+ */
+function planFilter(store: RecordStore, name: FilterName): { input: FilterInput; pages: number } {
+  const choices = filterChoices(name);
+  const lastPages: Record<string, number> = {};
+  let pages = 0;
+  for (const [value, count] of valueCounts(store, name, choices)) {
+    const last = lastPageFor(count);
+    if (last > 1) lastPages[value] = last;
+    pages += last;
+  }
+  return { input: { name, choices, lastPages }, pages };
 }
 
 /** The previous build's manifest, into the store, where the render thread compares each file with it. */

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { FORMATS, type Format } from './contract.ts';
+import { FILTER_NAMES, FORMATS, UNANSWERABLE_FILTERS, type FilterName, type Format } from './contract.ts';
 import { OptionsError } from './errors.ts';
 
 /** What a user passes to a build: loose strings, as they come from the command line. */
@@ -9,6 +9,8 @@ export interface BuildConfig {
   out?: string;
   baseUrl?: string;
   formats?: string;
+  /** `--filters a,b,c`, or `none`. */
+  filters?: string;
   concurrency?: string | number;
   problemLimit?: string | number;
   skipInvalid?: boolean;
@@ -21,6 +23,8 @@ export interface BuildOptions {
   out: string;
   baseUrl: string;
   formats: Format[];
+  /** The filters whose lists are precomputed (contract section 8), in a fixed order. */
+  filters: FilterName[];
   concurrency: number;
   problemLimit: number;
   skipInvalid: boolean;
@@ -38,6 +42,7 @@ export const DEFAULT_PORT = 3000;
 export const DEFAULT_BASE_URL = `http://localhost:${DEFAULT_PORT}`;
 
 export const DEFAULT_FORMATS = 'none,api,json';
+export const DEFAULT_FILTERS = 'registrant_id,client_state,client_country';
 
 export function resolveBuildOptions(config: BuildConfig): BuildOptions {
   const warnings: string[] = [];
@@ -53,6 +58,7 @@ export function resolveBuildOptions(config: BuildConfig): BuildOptions {
     out: config.out || DEFAULT_OUT,
     baseUrl: parseBaseUrl(config.baseUrl || DEFAULT_BASE_URL),
     formats: parseFormats(config.formats ?? DEFAULT_FORMATS),
+    filters: parseFilters(config.filters ?? DEFAULT_FILTERS),
     concurrency: wholeNumber('--concurrency', config.concurrency ?? Math.max(8, availableParallelism() * 4), 1),
     problemLimit: wholeNumber('--problem-limit', config.problemLimit ?? 50, 1),
     skipInvalid: config.skipInvalid ?? false,
@@ -94,6 +100,23 @@ export function parseFormats(value: string): Format[] {
   }
   // A fixed order, so that the same formats in any order give the same output.
   return FORMATS.filter((format) => formats.includes(format));
+}
+
+/** `--filters registrant_id,client_state`, or `none` for no filtered lists at all. */
+export function parseFilters(value: string): FilterName[] {
+  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const choose = `choose from ${FILTER_NAMES.join(', ')}, or none`;
+  if (names.length === 0) throw new OptionsError(`--filters needs a list of filters; ${choose}`);
+  if (names.length === 1 && names[0] === 'none') return [];
+  for (const name of names) {
+    if (name === 'none') throw new OptionsError('--filters none cannot be combined with filters; give either none or a list');
+    if (Object.hasOwn(UNANSWERABLE_FILTERS, name)) {
+      throw new OptionsError(`--filters: ${name} cannot be precomputed as files (${UNANSWERABLE_FILTERS[name]}); ${choose}`);
+    }
+    if (!(FILTER_NAMES as string[]).includes(name)) throw new OptionsError(`--filters: unknown filter "${name}"; ${choose}`);
+  }
+  // A fixed order, so that the same filters in any order give the same output.
+  return FILTER_NAMES.filter((name) => names.includes(name));
 }
 
 export function wholeNumber(option: string, value: string | number, min: number, max = Number.MAX_SAFE_INTEGER): number {

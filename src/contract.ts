@@ -76,8 +76,9 @@ export function folderName(value: Ordering | Format): string {
 }
 
 /**
- * Filters of the live service. The mirror does not precompute them, so a request using one gets a
- * 400 instead of a silently unfiltered page (contract section 3).
+ * Filters of the live service (contract section 8). The mirror precomputes the lists of the ones in
+ * `FILTERS` that a build is asked for; the rest, and those not built, answer 400 with a `detail`
+ * saying what to use instead, never a silently unfiltered page.
  */
 export const LIVE_FILTERS = [
   'id',
@@ -89,6 +90,28 @@ export const LIVE_FILTERS = [
   'registrant_id',
   'registrant_name',
 ] as const;
+export type LiveFilter = (typeof LIVE_FILTERS)[number];
+
+/**
+ * The filters a static file can answer: each compares one field of a client with the value, which is
+ * either one of a fixed list of codes (`choices`) or a number (`number`, read as Python's Decimal).
+ */
+export const FILTERS = {
+  registrant_id: { field: 'registrant_id', values: 'number' },
+  client_state: { field: 'state', values: 'states' },
+  client_country: { field: 'country', values: 'countries' },
+  client_ppb_state: { field: 'ppb_state', values: 'states' },
+  client_ppb_country: { field: 'ppb_country', values: 'countries' },
+} as const;
+export type FilterName = keyof typeof FILTERS;
+export const FILTER_NAMES = Object.keys(FILTERS) as FilterName[];
+
+/** What the live service's lookups that no static file can answer should be replaced with. */
+export const UNANSWERABLE_FILTERS: Readonly<Record<string, string>> = Object.freeze({
+  id: 'ask for the record itself: /api/v1/clients/<id>/',
+  client_name: 'this mirror cannot search names; fetch the list and match client names yourself',
+  registrant_name: 'this mirror cannot search names; find the registrant id and use registrant_id=<id>',
+});
 
 /** Headers on every API answer, errors included (contract section 5). */
 export const API_HEADERS: Readonly<Record<string, string>> = Object.freeze({

@@ -19,11 +19,13 @@ const ALLOWED: Record<string, string[]> = {
   commands: ['index', 'config', 'report', 'hosts', 'sync', 'write'],
   // The library's entry (what `import ... from 'lda-clients-mirror'` gives): the commands' functions.
   index: ['build', 'config', 'preview', 'report', 'check', 'hosts', 'built-folder', 'sync', 'write', 'plan'],
-  build: ['config', 'ingest', 'store', 'plan', 'render', 'produce', 'write', 'report', 'check', 'hosts'],
+  build: ['config', 'ingest', 'store', 'plan', 'render', 'produce', 'write', 'report', 'check', 'hosts', 'choices'],
   check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest'],
   config: [],
   ingest: ['render', 'store'],
   store: [],
+  // The values the state and country filters accept: the live service's lists, as data.
+  choices: [],
   plan: [],
   render: ['plan', 'store'],
   routing: ['plan'],

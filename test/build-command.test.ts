@@ -117,6 +117,18 @@ describe('npm run build', () => {
     expectUnchanged();
   });
 
+  it.each([
+    ['client_stat', /--filters: unknown filter "client_stat"; choose from registrant_id, client_state/],
+    ['client_name', /--filters: client_name cannot be precomputed as files/],
+    ['none,client_state', /--filters none cannot be combined/],
+    [',', /--filters needs a list of filters/],
+  ])('a bad --filters %j is named, and nothing is written', (filters, message) => {
+    const result = runCli(['build', '--input', good, '--out', out, '--base-url', 'http://x.test', '--filters', filters]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expectUnchanged();
+  });
+
   it('refuses to replace a folder it did not build', () => {
     const mine = path.join(temp.path, 'precious');
     mkdirSync(mine);
@@ -168,6 +180,6 @@ describe('npm run build', () => {
   it('--help describes every option', () => {
     const help = runCli(['build', '--help']);
     expect(help.status).toBe(0);
-    for (const option of ['--input', '--out', '--base-url', '--formats', '--skip-invalid']) expect(help.stdout).toContain(option);
+    for (const option of ['--input', '--out', '--base-url', '--formats', '--filters', '--skip-invalid']) expect(help.stdout).toContain(option);
   });
 });

@@ -69,6 +69,17 @@ describe('npm run check', () => {
     expect(problems).toContainEqual(expect.stringMatching(/^api\/v1\/clients\/format=json\/ordering=-name\/index\.json: next leads to api\/v1\/clients\/format=json\/ordering=-name\/page=3\.json$/));
   });
 
+  it('finds a filtered page whose count or page count disagrees with the map', async () => {
+    // Registrant 900 has 15 clients: one page; TX (every client) has 60: three.
+    edit('api/v1/clients/registrant_id=900/ordering=-id/index.json', (text) => text.replace('"count":15', '"count":16'));
+    // A page gone from the folder and the manifest alike: only the map still knows it.
+    rmSync(path.join(out, 'api/v1/clients/client_state=TX/format=api/page=3.json'));
+    edit('_build/manifest.tsv', (text) => text.replace(/^api\/v1\/clients\/client_state=TX\/format=api\/page=3\.json\t.*\n/m, ''));
+    const { problems } = await check();
+    expect(problems).toContain('api/v1/clients/registrant_id=900/ordering=-id/index.json: 15 results, expected 16');
+    expect(problems).toContain('api/v1/clients/client_state=TX/format=api/: 2 pages, the map says 3');
+  });
+
   it('exits 1 and lists the problems on the command line', async () => {
     edit('api/v1/clients/page=2.json', (text) => text.replace('"count":60', '"count":61'));
     const result = runCli(['check', '--dir', out]);

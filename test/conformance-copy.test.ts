@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONFORMANCE_ROOT, SHARED_CONFORMANCE_ROOT } from './support/conformance.ts';
 import { snapshot } from './support/folder-snapshot.ts';
@@ -16,6 +16,16 @@ describe('the copy of the conformance sets', () => {
   it('holds every set', () => {
     for (const set of ['lda-real', 'synthetic-1k', 'filters-3k']) {
       for (const file of ['input.ndjson', 'cases.jsonl', 'bodies']) expect(existsSync(`${CONFORMANCE_ROOT}${set}/${file}`), `${set}/${file}`).toBe(true);
+    }
+  });
+});
+
+/** The choice lists of the state and country filters (contract section 8) are copies of the shared fixtures. */
+describe('the copy of the filter choice lists', () => {
+  const shared = new URL('../../shared/fixtures/', import.meta.url);
+  it.skipIf(!existsSync(shared))('is byte-identical to ../shared/fixtures', () => {
+    for (const name of ['lda-states.json', 'lda-countries.json']) {
+      expect(readFileSync(new URL(`../src/choices/${name}`, import.meta.url)), name).toEqual(readFileSync(new URL(name, shared)));
     }
   });
 });

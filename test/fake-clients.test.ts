@@ -23,7 +23,7 @@ const REGISTRANT_KEYS = ['id', 'url', 'house_registrant_id', 'name', 'descriptio
   'ppb_country', 'ppb_country_display', 'contact_name', 'contact_telephone', 'dt_updated'];
 
 const fixture = (name: string): Map<string, string> => {
-  const list = JSON.parse(readFileSync(new URL(`../scripts/fixtures/${name}`, import.meta.url), 'utf8')) as
+  const list = JSON.parse(readFileSync(new URL(`../src/choices/${name}`, import.meta.url), 'utf8')) as
     { value: string; name: string }[];
   return new Map(list.map((entry) => [entry.value, entry.name]));
 };

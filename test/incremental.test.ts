@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type BuildSummary } from '../src/build.ts';
 import { resolveBuildOptions } from '../src/config.ts';
+import type { RewriteMap } from '../src/plan/rewrite-map.ts';
+import { resolveRequest } from '../src/routing/resolve-request.ts';
 import { clientRecord, ndjson } from './support/records.ts';
 import { tempFolder } from './support/temp-folder.ts';
 
@@ -23,7 +25,7 @@ function inventory(root: string): Map<string, [number, number, string]> {
 
 const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
 
-describe('incremental output', () => {
+describe('incremental output (unfiltered lists)', () => {
   const temp = tempFolder();
   const out = path.join(temp.path, 'out');
   const input = path.join(temp.path, 'in.ndjson');
@@ -33,7 +35,7 @@ describe('incremental output', () => {
     ).concat(extra);
   const rebuild = async (list: ReturnType<typeof clientRecord>[]): Promise<BuildSummary> => {
     writeFileSync(input, ndjson(list));
-    return build(resolveBuildOptions({ input: [input], out, baseUrl: 'https://m.example.org' }));
+    return build(resolveBuildOptions({ input: [input], out, baseUrl: 'https://m.example.org', filters: 'none' }));
   };
   let first: Map<string, [number, number, string]>;
 
@@ -84,5 +86,69 @@ describe('incremental output', () => {
       expect(Number(size)).toBe(statSync(path.join(out, file!)).size);
       expect(hash).toBe(files.get(file!)![2]);
     }
+  });
+});
+
+describe('incremental output with filtered lists', () => {
+  const temp = tempFolder();
+  const out = path.join(temp.path, 'out');
+  const input = path.join(temp.path, 'in.ndjson');
+  const STATES = ['TX', 'VA', 'CA'];
+  const base = () =>
+    Array.from({ length: 90 }, (_, i) =>
+      clientRecord(i + 1, { name: `CLIENT ${i + 1}`, state: STATES[i % 3], country: i % 2 === 0 ? 'US' : 'CA' }, { id: 900 + (i % 3), name: `R${i % 3}` }),
+    ).concat([clientRecord(91, { state: 'WY', country: 'US' }, { id: 903, name: 'R3' })]);
+  const rebuild = async (list: ReturnType<typeof clientRecord>[]): Promise<BuildSummary> => {
+    writeFileSync(input, ndjson(list));
+    return build(resolveBuildOptions({ input: [input], out, baseUrl: 'https://m.example.org' }));
+  };
+  afterAll(() => temp.remove());
+
+  it('a nightly change to one client rewrites its old and new registrant\'s, state\'s and country\'s pages, and only pages that change', async () => {
+    await rebuild(base());
+    const before = inventory(out);
+    // Client 4 (TX, CA, registrant 900) moves to registrant 901, state AK (no client had it), country US;
+    // client 91, WY's only client and registrant 903's, moves to VA and registrant 902.
+    const changed = base().map((client) => {
+      if (client.id === 4) return clientRecord(4, { name: 'CLIENT 4', state: 'AK', country: 'US' }, { id: 901, name: 'R1' });
+      if (client.id === 91) return clientRecord(91, { state: 'VA', country: 'US' }, { id: 902, name: 'R2' });
+      return client;
+    });
+    const summary = await rebuild(changed);
+    const after = inventory(out);
+
+    const differing = [...after.keys()].filter((file) => before.get(file)?.[2] !== after.get(file)![2]).sort();
+    const gone = [...before.keys()].filter((file) => !after.has(file)).sort();
+    expect(lines(path.join(out, '_build/changed.txt')).sort()).toEqual(differing);
+    expect(lines(path.join(out, '_build/removed.txt')).sort()).toEqual(gone);
+    expect(summary).toMatchObject({ written: differing.length, removed: gone.length });
+
+    const touched = (folder: string) => differing.some((file) => file.startsWith(`api/v1/clients/${folder}/`));
+    for (const folder of ['registrant_id=900', 'registrant_id=901', 'registrant_id=902', 'client_state=TX', 'client_state=AK', 'client_state=VA', 'client_country=CA', 'client_country=US']) {
+      expect(touched(folder), folder).toBe(true);
+    }
+    // Neither client was ever in CA: its pages keep their bytes, inode and time.
+    expect(touched('client_state=CA')).toBe(false);
+    for (const [file, [inode, mtime, hash]] of after) {
+      const old = before.get(file);
+      if (old?.[2] === hash) expect([file, inode, mtime]).toEqual([file, old[0], old[1]]);
+    }
+    // A value whose last client left: its pages are removed, and the request answers the empty list.
+    for (const folder of ['client_state=WY', 'registrant_id=903']) {
+      expect(gone.filter((file) => file.startsWith(`api/v1/clients/${folder}/`)), folder).toHaveLength(12);
+      expect(after.has(`api/v1/clients/${folder}/index.json`)).toBe(false);
+    }
+    const map = JSON.parse(readFileSync(path.join(out, 'rewrite-map.json'), 'utf8')) as RewriteMap;
+    for (const target of ['/api/v1/clients/?client_state=WY', '/api/v1/clients/?registrant_id=903&ordering=-id']) {
+      const answer = resolveRequest(map, 'GET', target);
+      expect(answer.kind === 'file' && !after.has(answer.file) ? answer.missing.body : answer, target).toBe(
+        '{"count":0,"next":null,"previous":null,"results":[]}',
+      );
+    }
+    // Nothing else changed: the unfiltered pages, the two clients' records, the map (its last pages).
+    const place = (file: string) => file.replace(/\/(?:format|ordering)=[^/]*/g, '').replace(/\/[^/]*$/, '');
+    expect(new Set(differing.map(place))).toEqual(
+      new Set(['api/v1/clients', 'api/v1/clients/4', 'api/v1/clients/91', 'rewrite-map.json', ...['registrant_id=900', 'registrant_id=901', 'registrant_id=902', 'client_state=TX', 'client_state=AK', 'client_state=VA', 'client_country=CA', 'client_country=US'].map((folder) => `api/v1/clients/${folder}`)]),
+    );
   });
 });

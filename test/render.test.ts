@@ -63,19 +63,28 @@ describe('bodies', () => {
 
 describe('links', () => {
   it('previous link of page 2 drops page', () => {
-    expect(listUrl(base, '', '-id', 1)).toBe('http://mirror.test/api/v1/clients/?ordering=-id');
-    expect(listUrl(base, '', '', 1)).toBe('http://mirror.test/api/v1/clients/');
+    expect(listUrl(base, undefined, '', '-id', 1)).toBe('http://mirror.test/api/v1/clients/?ordering=-id');
+    expect(listUrl(base, undefined, '', '', 1)).toBe('http://mirror.test/api/v1/clients/');
   });
 
   it('sorts keys: format, ordering, page', () => {
-    expect(listUrl(base, 'json', '-effective_date', 3)).toBe(
+    expect(listUrl(base, undefined, 'json', '-effective_date', 3)).toBe(
       'http://mirror.test/api/v1/clients/?format=json&ordering=-effective_date&page=3',
     );
   });
 
+  it('carries the filter in use among the sorted keys (contract section 8)', () => {
+    expect(listUrl(base, { name: 'client_state', value: 'TX' }, '', '-id', 3)).toBe('http://mirror.test/api/v1/clients/?client_state=TX&ordering=-id&page=3');
+    expect(listUrl(base, { name: 'registrant_id', value: '7' }, '', '', 2)).toBe('http://mirror.test/api/v1/clients/?page=2&registrant_id=7');
+    expect(listUrl(base, { name: 'client_ppb_country', value: 'US' }, 'api', '-name', 1)).toBe(
+      'http://mirror.test/api/v1/clients/?client_ppb_country=US&format=api&ordering=-name',
+    );
+    expect(listUrl(base, { name: 'registrant_id', value: '7' }, 'json', '', 1)).toBe('http://mirror.test/api/v1/clients/?format=json&registrant_id=7');
+  });
+
   it('is null past either end', () => {
-    expect(pageLinkJson(base, 'api', '', 0, 4)).toBe('null');
-    expect(pageLinkJson(base, 'api', '', 5, 4)).toBe('null');
-    expect(pageLinkJson(base, 'api', '', 4, 4)).toBe('"http://mirror.test/api/v1/clients/?format=api&page=4"');
+    expect(pageLinkJson(base, undefined, 'api', '', 0, 4)).toBe('null');
+    expect(pageLinkJson(base, undefined, 'api', '', 5, 4)).toBe('null');
+    expect(pageLinkJson(base, undefined, 'api', '', 4, 4)).toBe('"http://mirror.test/api/v1/clients/?format=api&page=4"');
   });
 });

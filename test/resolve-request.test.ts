@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRewriteMap } from '../src/plan/rewrite-map.ts';
 import { resolveRequest } from '../src/routing/resolve-request.ts';
 
-const map = createRewriteMap({ baseUrl: 'http://mirror.test', formats: ['', 'api', 'json'], clients: 1000, registrants: 10 });
+const map = createRewriteMap({ baseUrl: 'http://mirror.test', formats: ['', 'api', 'json'], clients: 1000, registrants: 10, filters: [] });
 const get = (target: string, method = 'GET') => resolveRequest(map, method, target);
 const file = (target: string) => {
   const answer = get(target);
@@ -120,7 +120,7 @@ describe('paths', () => {
 });
 
 describe('formats not built', () => {
-  const apiOnly = createRewriteMap({ baseUrl: 'http://mirror.test', formats: ['api'], clients: 3, registrants: 1 });
+  const apiOnly = createRewriteMap({ baseUrl: 'http://mirror.test', formats: ['api'], clients: 3, registrants: 1, filters: [] });
 
   it('are Not found., the absent format included', () => {
     expect(resolveRequest(apiOnly, 'GET', '/api/v1/clients/')).toMatchObject({ status: 404, body: '{"detail":"Not found."}' });
@@ -128,8 +128,97 @@ describe('formats not built', () => {
   });
 
   it('an empty data set still has page 1 and nothing past it', () => {
-    const empty = createRewriteMap({ baseUrl: 'http://mirror.test', formats: [''], clients: 0, registrants: 0 });
+    const empty = createRewriteMap({ baseUrl: 'http://mirror.test', formats: [''], clients: 0, registrants: 0, filters: [] });
     expect(resolveRequest(empty, 'GET', '/api/v1/clients/?page=last')).toMatchObject({ file: 'api/v1/clients/index.json' });
     expect(resolveRequest(empty, 'GET', '/api/v1/clients/?page=2')).toMatchObject({ status: 404 });
+  });
+});
+
+describe('filters (contract section 8)', () => {
+  const STATES = ['AL', 'TX', 'VA'];
+  const COUNTRIES = ['US', 'CA', '00'];
+  const filtered = createRewriteMap({
+    baseUrl: 'http://mirror.test',
+    formats: ['', 'api', 'json'],
+    clients: 1000,
+    registrants: 10,
+    filters: [
+      { name: 'registrant_id', choices: undefined, lastPages: { '7': 3 } },
+      { name: 'client_state', choices: STATES, lastPages: { TX: 5 } },
+      { name: 'client_country', choices: COUNTRIES, lastPages: {} },
+    ],
+  });
+  const answer = (target: string) => {
+    const found = resolveRequest(filtered, 'GET', target);
+    if (found.kind === 'file') return `${found.file} (missing: ${found.missing.status} ${found.missing.body})`;
+    return `${found.status} ${found.kind === 'error' ? found.body : found.location}`;
+  };
+  const EMPTY = '(missing: 200 {"count":0,"next":null,"previous":null,"results":[]})';
+  const INVALID = '(missing: 404 {"detail":"Invalid page."})';
+
+  it.each([
+    ['?client_state=TX', `api/v1/clients/client_state=TX/index.json ${EMPTY}`],
+    ['?client_state=TX&format=api&ordering=-id&page=2', `api/v1/clients/client_state=TX/format=api/ordering=-id/page=2.json ${INVALID}`],
+    ['?client_state=TX&page=last', `api/v1/clients/client_state=TX/page=5.json ${INVALID}`],
+    ['?client_state=VA&page=last', `api/v1/clients/client_state=VA/index.json ${EMPTY}`],
+    ['?client_state=TX&page=6', '404 {"detail":"Invalid page."}'],
+    ['?client_state=VA&page=2', '404 {"detail":"Invalid page."}'],
+    ['?client_country=00', `api/v1/clients/client_country=00/index.json ${EMPTY}`],
+    ['?client_state=&ordering=-id', `api/v1/clients/ordering=-id/index.json ${INVALID}`],
+    ['?client_state=VA&client_state=TX&page=5', `api/v1/clients/client_state=TX/page=5.json ${INVALID}`],
+  ])('%s is %s', (query, expected) => expect(answer(`/api/v1/clients/${query}`)).toBe(expected));
+
+  it.each([
+    ['7', 'registrant_id=7/page=3.json'],
+    ['007', 'registrant_id=7/page=3.json'],
+    ['%2B7', 'registrant_id=7/page=3.json'],
+    ['7.9', 'registrant_id=7/page=3.json'],
+    ['0.7e1', 'registrant_id=7/page=3.json'],
+    ['70e-1', 'registrant_id=7/page=3.json'],
+    ['%207%09', 'registrant_id=7/page=3.json'],
+    ['7_0e-1', 'registrant_id=7/page=3.json'],
+    ['%D9%A7', 'registrant_id=7/page=3.json'],
+    ['8', 'registrant_id=8/index.json'],
+    ['-0.5', 'registrant_id=0/index.json'],
+    ['-8', 'registrant_id=-8/index.json'],
+  ])('registrant_id=%s&page=last names %s', (value, file) => {
+    expect(answer(`/api/v1/clients/?registrant_id=${value}&page=last`)).toMatch(new RegExp(`^api/v1/clients/${file.replace(/[.+]/g, '\\$&')} `));
+  });
+
+  it('a number too long to be an id is the empty list on page 1 and Invalid page. after it', () => {
+    expect(answer('/api/v1/clients/?registrant_id=1e999999999')).toBe('200 {"count":0,"next":null,"previous":null,"results":[]}');
+    expect(answer('/api/v1/clients/?registrant_id=12345678901234567890&page=last')).toBe('200 {"count":0,"next":null,"previous":null,"results":[]}');
+    expect(answer('/api/v1/clients/?registrant_id=12345678901234567890&page=2')).toBe('404 {"detail":"Invalid page."}');
+  });
+
+  it.each(['abc', 'NaN', 'Infinity', '-inf', '0x10', '%20', '1e', '.', '+', '7%207', '1,5', '%C2%BD'])('registrant_id=%s is not a number', (value) => {
+    expect(answer(`/api/v1/clients/?registrant_id=${value}&page=999`)).toBe('400 {"registrant_id":["Enter a number."]}');
+  });
+
+  it('an invalid choice is the live service\'s own body, the value echoed whole and JSON-escaped', () => {
+    expect(answer('/api/v1/clients/?client_state=tx')).toBe('400 {"client_state":["Select a valid choice. tx is not one of the available choices."]}');
+    expect(answer('/api/v1/clients/?client_country=%22U%5CS%22%0A%C3%A9')).toBe(
+      '400 {"client_country":["Select a valid choice. \\"U\\\\S\\"\\né is not one of the available choices."]}',
+    );
+    const long = 'X'.repeat(300);
+    expect(answer(`/api/v1/clients/?client_state=${long}`)).toContain(`${long} is not one`);
+  });
+
+  it('judges in the contract\'s order: format, ordering, then filters, then the value, then the page', () => {
+    expect(answer('/api/v1/clients/?format=xml&client_state=ZZ')).toBe('404 {"detail":"Not found."}');
+    expect(answer('/api/v1/clients/?ordering=name&client_state=ZZ')).toMatch(/^400 \{"detail":"Unsupported ordering/);
+    expect(answer('/api/v1/clients/?client_name=X&client_state=ZZ')).toMatch(/^400 \{"detail":"Unsupported filter client_name/);
+    expect(answer('/api/v1/clients/?client_state=ZZ&registrant_id=abc')).toMatch(/^400 \{"detail":"Filters registrant_id and client_state cannot be combined/);
+    expect(answer('/api/v1/clients/?client_state=ZZ&page=abc')).toMatch(/^400 \{"client_state"/);
+  });
+
+  it('a filter not built, and the lookups no file can answer, say what to use instead', () => {
+    expect(answer('/api/v1/clients/?client_ppb_state=TX')).toMatch(/client_ppb_state.*--filters registrant_id,client_state,client_country,client_ppb_state/);
+    expect(answer('/api/v1/clients/?id=5')).toMatch(/Unsupported filter id.*\/api\/v1\/clients\/<id>\//);
+    expect(answer('/api/v1/clients/?registrant_name=acme')).toMatch(/registrant_name.*registrant_id/);
+  });
+
+  it('an empty value is no filter at all', () => {
+    expect(answer('/api/v1/clients/?client_name=&id=&registrant_id=&client_state=TX')).toMatch(/^api\/v1\/clients\/client_state=TX\/index.json/);
   });
 });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ORDERINGS, type Ordering } from '../src/contract.ts';
+import { FILTER_NAMES, ORDERINGS, type Ordering } from '../src/contract.ts';
+import { filterCodes } from '../src/ingest/load-records.ts';
 import { validateClient } from '../src/ingest/validate-record.ts';
 import { clientFields, registrantFields } from '../src/render/record-fields.ts';
 import { RecordStore } from '../src/store/record-store.ts';
@@ -25,10 +26,10 @@ function load(records: ReturnType<typeof clientRecord>[]): void {
       if (!result.ok) throw new Error('invalid test record');
       const { client } = result;
       store.addRegistrant(client.registrantId, client.registrantUpdated, registrantFields(client.registrant));
-      store.addClient(client.id, client.name, client.effectiveDate, client.registrantId, clientFields(client.record));
+      store.addClient(client.id, client.name, client.effectiveDate, client.registrantId, clientFields(client.record), filterCodes(client.record));
     }
   });
-  store.index();
+  store.index(FILTER_NAMES);
 }
 
 const ids = (ordering: Ordering) => [...store.clientsInOrder(ordering)].map((client) => client.id);
@@ -66,6 +67,26 @@ describe('orderings', () => {
   it('no ordering sorts in memory: each reads an index in order', () => {
     load([clientRecord(1)]);
     for (const ordering of ORDERINGS) expect(store.queryPlan(ordering).join(' ')).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('nor does any ordering within the values of a filter', () => {
+    load([clientRecord(1)]);
+    for (const filter of FILTER_NAMES) {
+      for (const ordering of ORDERINGS) expect(store.queryPlan(ordering, filter).join(' '), `${filter} ${ordering}`).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
+  it('lists the clients of each value of a filter together, in the ordering within them', () => {
+    load([
+      clientRecord(1, { state: 'TX', name: 'B' }),
+      clientRecord(2, { state: 'AL', name: 'C' }),
+      clientRecord(3, { state: 'TX', name: 'A' }),
+      clientRecord(4, { state: null }),
+      clientRecord(5, { state: '' }),
+    ]);
+    const rows = [...store.clientsByFilter('client_state', '-name')].map((client) => [client.value, client.id]);
+    expect(rows).toEqual([['AL', 2], ['TX', 1], ['TX', 3]]);
+    expect(store.filterValueCounts('client_state')).toEqual([{ value: 'AL', count: 1 }, { value: 'TX', count: 2 }]);
   });
 });
 

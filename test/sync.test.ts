@@ -116,7 +116,7 @@ describe('a round trip through the preview', () => {
     // Pages answered in -id order: the written-as-they-come path sees ids go down and merges in memory.
     const byDescendingId = (request: LoggedRequest): Fault | undefined => {
       const page = /[?&]page=([0-9]+)/.exec(request.target)?.[1] ?? '1';
-      return { status: 200, body: readFileSync(path.join(full, listPageFile(LIST_PATH, '', '-id', Number(page))), 'utf8') };
+      return { status: 200, body: readFileSync(path.join(full, listPageFile(LIST_PATH, undefined, '', '-id', Number(page))), 'utf8') };
     };
     const upstream = await startTestUpstream(full, byDescendingId);
     try {

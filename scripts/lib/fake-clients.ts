@@ -13,7 +13,7 @@ export interface FakeClientOptions {
 }
 
 const loadChoices = (file: string): { value: string; name: string }[] =>
-  JSON.parse(readFileSync(new URL(`../fixtures/${file}`, import.meta.url), 'utf8'));
+  JSON.parse(readFileSync(new URL(`../../src/choices/${file}`, import.meta.url), 'utf8'));
 const STATES = loadChoices('lda-states.json');
 const COUNTRIES = loadChoices('lda-countries.json');
 const STATE_NAMES = new Map(STATES.map((s) => [s.value, s.name]));
@@ -50,7 +50,7 @@ const pad = (n: number, width: number): string => String(n).padStart(width, '0')
 
 function displayOf(names: Map<string, string>, code: string): string {
   const name = names.get(code);
-  if (name === undefined) throw new Error(`No display name for code "${code}" in scripts/fixtures`);
+  if (name === undefined) throw new Error(`No display name for code "${code}" in src/choices`);
   return name;
 }
 

@@ -3,7 +3,8 @@ import { opendirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PAGE_SIZE } from '../contract.ts';
 import { loadMap } from '../built-folder.ts';
-import { MAP_FILE, choiceStep, errorAnswers, listRoute, recordRoutes, type RewriteMap } from '../plan/rewrite-map.ts';
+import { lastPageFor } from '../plan/page-count.ts';
+import { MAP_FILE, choiceStep, errorAnswers, filtersStep, listRoute, recordRoutes, type RewriteMap } from '../plan/rewrite-map.ts';
 import { API_FOLDER, pageFileName, recordKind } from '../plan/site-layout.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { PathIndex } from '../store/path-index.ts';
@@ -55,7 +56,7 @@ export async function checkSite(dir: string, options: CheckOptions): Promise<Che
   let files = 0;
   let links = 0;
   try {
-    const manifestFiles = await indexManifest(dir, index, tracker);
+    const manifestFiles = await indexManifest(dir, index, tracker, map);
 
     /** A link of a body: the file it resolves to, which must exist; it is then reached (unless it links to itself). */
     const follow = (from: string, field: string, link: unknown, reaches = true): string | undefined => {
@@ -97,7 +98,7 @@ export async function checkSite(dir: string, options: CheckOptions): Promise<Che
 }
 
 /** Indexes the manifest's files, and says how many it lists. */
-async function indexManifest(dir: string, index: PathIndex, tracker: LinkTracker): Promise<number> {
+async function indexManifest(dir: string, index: PathIndex, tracker: LinkTracker, map: RewriteMap): Promise<number> {
   let listed = 0;
   for await (const batch of readManifestBatches(dir)) {
     listed += batch.length;
@@ -106,9 +107,30 @@ async function indexManifest(dir: string, index: PathIndex, tracker: LinkTracker
       tracker.list(entry.path);
       // Beside api/, what the build lists is reached without a link (the map, error bodies, host configuration).
       if (!entry.path.startsWith(API_FOLDER)) tracker.link(entry.path);
+      // The first page of a filtered list is reached by its filter's URL.
+      else if (path.posix.basename(entry.path) === pageFileName(1) && listOf(entry.path, map)?.filter !== undefined) tracker.link(entry.path);
     }
   }
   return listed;
+}
+
+/** The list a page file belongs to: its folder, its filter (if any), and the last page the map gives it. */
+interface ListOfPage {
+  folder: string;
+  filter: { name: string; value: string } | undefined;
+  last: number;
+}
+
+function listOf(file: string, map: RewriteMap): ListOfPage | undefined {
+  const list = listRoute(map);
+  const prefix = list.file.slice(0, list.file.indexOf('{'));
+  if (!file.startsWith(prefix)) return undefined;
+  const folder = path.posix.dirname(file) + '/';
+  const first = /^([a-z_]+)=([^/]*)\//.exec(folder.slice(prefix.length));
+  const served = first === null ? undefined : filtersStep(list)?.served.find((filter) => filter.param === first[1]);
+  if (served === undefined) return { folder, filter: undefined, last: list.page.last };
+  const value = first![2]!;
+  return { folder, filter: { name: served.param, value }, last: Object.hasOwn(served.lastPages, value) ? served.lastPages[value]! : 1 };
 }
 
 /** Files reached without a link: the map, the error bodies, and the first page of every list. */
@@ -153,11 +175,15 @@ function checkPage(file: string, bytes: Buffer, map: RewriteMap, follow: Follow,
   const list = listRoute(map);
   const name = path.posix.basename(file);
   const number = name === pageFileName(1) ? 1 : Number(/^page=([0-9]+)\.json$/.exec(name)?.[1]);
-  if (!Number.isInteger(number)) return problem(`${file}: not a page of a list`);
-  const last = list.page.last;
+  const of = listOf(file, map);
+  if (!Number.isInteger(number) || of === undefined) return problem(`${file}: not a page of a list`);
+  const last = of.last;
   const served = PAGE_SIZE;
-  const expected = number < last ? served : list.count - served * (last - 1);
-  if (page.count !== list.count) problem(`${file}: count ${page.count}, the map says ${list.count}`);
+  // A filtered list's count is its own: the map holds only its last page.
+  const count = of.filter === undefined ? list.count : page.count;
+  const expected = number < last ? served : count - served * (last - 1);
+  if (page.count !== count) problem(`${file}: count ${page.count}, the map says ${count}`);
+  if (of.filter !== undefined && lastPageFor(count) !== last) problem(`${file}: count ${count} makes ${lastPageFor(count)} pages, the map says ${last}`);
   if (page.results.length !== expected) problem(`${file}: ${page.results.length} results, expected ${expected}`);
   const neighbour = (field: 'next' | 'previous', to: number) => {
     const link = page[field];
@@ -186,10 +212,25 @@ function checkRecord(file: string, bytes: Buffer, follow: Follow, problem: (text
 }
 
 function checkCounts(map: RewriteMap, index: LinkTracker, problem: (text: string) => void): void {
+  const pagesIn = index.pagesByFolder(/^(?:index|page=[0-9]+)\.json$/);
   const last = listRoute(map).page.last;
   for (const folder of listFolders(map)) {
-    const pages = index.countIn(folder, /^(?:index|page=[0-9]+)\.json$/);
+    const pages = pagesIn.get(folder) ?? 0;
     if (pages !== last) problem(`${folder}: ${pages} pages, the map says ${last}`);
+  }
+  // Every value of a filter that has lists has them in every format and ordering, each as long as the map says.
+  const filteredValues = new Map<string, ListOfPage>();
+  for (const folder of pagesIn.keys()) {
+    const of = listOf(`${folder}${pageFileName(1)}`, map);
+    if (of?.filter !== undefined) filteredValues.set(`${of.filter.name}=${of.filter.value}/`, of);
+  }
+  const prefix = listRoute(map).file.slice(0, listRoute(map).file.indexOf('{'));
+  for (const [valueFolder, of] of filteredValues) {
+    for (const folder of listFolders(map)) {
+      const filtered = `${prefix}${valueFolder}${folder.slice(prefix.length)}`;
+      const pages = pagesIn.get(filtered) ?? 0;
+      if (pages !== of.last) problem(`${filtered}: ${pages} pages, the map says ${of.last}`);
+    }
   }
   for (const record of recordRoutes(map)) {
     for (const fileName of Object.values(choiceStep(record, 'format')?.choices ?? {})) {

@@ -44,13 +44,16 @@ export class LinkTracker {
     return this.records.get(`${recordPath.slice(1, recordPath.indexOf('{id}'))}*/${fileName}`)?.listed.size ?? 0;
   }
 
-  /** Listed files right inside `folder` (ending in `/`) whose names match `name`. */
-  countIn(folder: string, name: RegExp): number {
-    let count = 0;
+  /** Per folder (ending in `/`), the listed files right inside it whose names match `name`. */
+  pagesByFolder(name: RegExp): Map<string, number> {
+    const counts = new Map<string, number>();
     for (const file of this.others.keys()) {
-      if (file.startsWith(folder) && name.test(file.slice(folder.length))) count++;
+      const slash = file.lastIndexOf('/') + 1;
+      if (!name.test(file.slice(slash))) continue;
+      const folder = file.slice(0, slash);
+      counts.set(folder, (counts.get(folder) ?? 0) + 1);
     }
-    return count;
+    return counts;
   }
 
   *unreached(): Generator<string> {

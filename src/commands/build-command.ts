@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DEFAULT_BASE_URL, DEFAULT_FORMATS, DEFAULT_INPUT, DEFAULT_OUT } from '../config.ts';
+import { DEFAULT_BASE_URL, DEFAULT_FILTERS, DEFAULT_FORMATS, DEFAULT_INPUT, DEFAULT_OUT } from '../config.ts';
 import { describeProblem } from '../errors.ts';
 import { build, type BuildConfig, type BuildSummary } from '../index.ts';
 import { terminalProgress } from '../report/progress.ts';
@@ -11,8 +11,9 @@ export const buildCommand: Command = {
   usage: `Usage: lda-mirror build [--input <file|folder|glob>] [--out <folder>] [--base-url <url>] [options]
 
 Reads client records (NDJSON, JSON arrays, or saved pages of the live API), and writes every page of
-/api/v1/clients/ in each ordering and format, every client and registrant record, the error bodies,
-and the rewrite map into <folder>. The previous output stays untouched until the new one is complete.
+/api/v1/clients/ in each ordering and format, unfiltered and for each value of every filter built,
+every client and registrant record, the error bodies, and the rewrite map into <folder>. The previous
+output stays untouched until the new one is complete.
 
 Options:
   --input <path>        a records file, a folder (every .ndjson, .jsonl and .json below it), or a glob;
@@ -21,6 +22,9 @@ Options:
   --base-url <url>      absolute http(s) URL the mirror is served at, e.g. https://lda.example.org
                         (default: ${DEFAULT_BASE_URL}, for lda-mirror preview; a warning says so)
   --formats <list>      formats to build, from none,api,json (default: ${DEFAULT_FORMATS})
+  --filters <list>      filters whose lists are precomputed, from registrant_id, client_state,
+                        client_country, client_ppb_state, client_ppb_country; or none
+                        (default: ${DEFAULT_FILTERS})
   --concurrency <n>     file writes at once (default: 4 per core, at least 8)
   --problem-limit <n>   bad records listed before giving up on listing (default: 50)
   --skip-invalid        build anyway, leaving out invalid records (listed in the summary)
@@ -33,6 +37,7 @@ Options:
       out: { type: 'string' },
       'base-url': { type: 'string' },
       formats: { type: 'string' },
+      filters: { type: 'string' },
       concurrency: { type: 'string' },
       'problem-limit': { type: 'string' },
       'skip-invalid': { type: 'boolean' },
@@ -47,6 +52,7 @@ Options:
       out: values.out,
       baseUrl: values['base-url'],
       formats: values.formats,
+      filters: values.filters,
       concurrency: values.concurrency,
       problemLimit: values['problem-limit'],
       skipInvalid: values['skip-invalid'],

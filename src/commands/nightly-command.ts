@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_FORMATS, resolveBuildOptions, type BuildConfig } from '../config.ts';
+import { DEFAULT_FILTERS, DEFAULT_FORMATS, resolveBuildOptions, type BuildConfig } from '../config.ts';
 import { build } from '../index.ts';
 import { terminalProgress } from '../report/progress.ts';
 import { resolveSyncOptions, type SyncConfig } from '../sync/sync-options.ts';
@@ -24,6 +24,7 @@ Options:
   --out <folder>        the built mirror, kept between runs (unchanged files are linked, not rewritten)
   --base-url <url>      the URL the mirror is served at
   --formats <list>      formats to build (default: ${DEFAULT_FORMATS})
+  --filters <list>      filters to precompute, or none (default: ${DEFAULT_FILTERS})
   --print-changes       print every changed path ("+ path") and removed path ("- path")
 ${SYNC_OPTIONS_HELP}
   -h, --help            this help`,
@@ -34,6 +35,7 @@ ${SYNC_OPTIONS_HELP}
       data: { type: 'string' },
       'base-url': { type: 'string' },
       formats: { type: 'string' },
+      filters: { type: 'string' },
       'print-changes': { type: 'boolean' },
     });
     if (values.help) {
@@ -41,7 +43,7 @@ ${SYNC_OPTIONS_HELP}
       return 0;
     }
     const syncConfig: SyncConfig = { ...values, out: values.data, maxTries: values['max-tries'] };
-    const buildConfig: BuildConfig = { input: [values.data ?? ''], out: values.out ?? '', baseUrl: values['base-url'] ?? '', formats: values.formats };
+    const buildConfig: BuildConfig = { input: [values.data ?? ''], out: values.out ?? '', baseUrl: values['base-url'] ?? '', formats: values.formats, filters: values.filters };
     // Every option is checked before the first request, so a typo fails in a second, not after the sync.
     resolveSyncOptions(syncConfig);
     resolveBuildOptions(buildConfig);

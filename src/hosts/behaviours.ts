@@ -8,7 +8,15 @@ export const BEHAVIOURS = {
   pages: { label: 'pages', meaning: 'page numbers, leading zeros, past the end (404 Invalid page.)' },
   last: { label: '`last`', meaning: 'page=last' },
   formats: { label: 'formats', meaning: 'format=api and json, unknown formats 404' },
-  rejections: { label: '400s', meaning: '400 for unsupported ordering, page_size, filters' },
+  rejections: { label: '400s', meaning: '400 for unsupported ordering, page_size, filters not built, combined filters' },
+  filters: {
+    label: 'filters',
+    meaning: 'the filters built, values in canonical form or with leading zeros, `+`, `.` and digits: every page, `last`, the empty list, 400 for invalid values',
+  },
+  filterSpellings: {
+    label: 'filter spellings',
+    meaning: 'any other spelling Python reads (exponents, white space, `_`, non-ASCII digits), and invalid values beyond letters and digits echoed exactly',
+  },
   methods: { label: '405', meaning: '405 naming the method' },
   head: { label: 'HEAD', meaning: 'HEAD as GET without a body' },
   missingSlash: { label: 'missing slash', meaning: '301 to the path with its final slash, query kept; repeated slashes read as one' },

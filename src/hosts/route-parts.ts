@@ -94,6 +94,7 @@ export function queryParameters(routes: readonly Route[]): string[] {
           break;
         case 'filters':
           for (const name of step.rejected) names.add(name);
+          for (const filter of step.served) names.add(filter.param);
           break;
         default:
           throw new Error(`route ${route.name} of the rewrite map has a step of unknown kind ${JSON.stringify((step as { step: unknown }).step)}`);

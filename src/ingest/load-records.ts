@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { InputError, type InputProblem } from '../errors.ts';
 import { clientFields, registrantFields } from '../render/record-fields.ts';
-import type { RecordStore } from '../store/record-store.ts';
+import type { FilterCodes, RecordStore } from '../store/record-store.ts';
 import { readRecordFile } from './read-record-file.ts';
 import { validateClient, type ValidClient } from './validate-record.ts';
 
@@ -76,5 +76,11 @@ export async function loadRecords(files: readonly string[], store: RecordStore, 
 
 function storeClient(store: RecordStore, client: ValidClient): void {
   store.addRegistrant(client.registrantId, client.registrantUpdated, registrantFields(client.registrant));
-  store.addClient(client.id, client.name, client.effectiveDate, client.registrantId, clientFields(client.record));
+  store.addClient(client.id, client.name, client.effectiveDate, client.registrantId, clientFields(client.record), filterCodes(client.record));
+}
+
+/** The codes the state and country filters compare (contract section 8): strings only, else none. */
+export function filterCodes(record: Record<string, unknown>): FilterCodes {
+  const code = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+  return { state: code(record.state), country: code(record.country), ppb_state: code(record.ppb_state), ppb_country: code(record.ppb_country) };
 }

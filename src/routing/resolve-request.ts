@@ -1,5 +1,6 @@
 import { jsonStringContent } from '../json-text.ts';
-import type { ErrorAnswer, PageStep, RewriteMap, Route, Step } from '../plan/rewrite-map.ts';
+import type { ErrorAnswer, FiltersStep, PageStep, RewriteMap, Route, ServedFilter, Step } from '../plan/rewrite-map.ts';
+import { decimalInteger } from './filter-values.ts';
 
 /**
  * What answers a request, decided from the rewrite map alone: the path picks a route, then the route's
@@ -21,19 +22,33 @@ export function resolveRequest(map: RewriteMap, method: string, target: string):
   if (match === undefined) return error(map.errors.notFound);
 
   const query = lastValues(rawQuery ?? '');
-  const parts: Record<string, string> = { id: match.id };
+  const state: StepState = { parts: { id: match.id }, last: undefined, listless: false, missing: match.route.missingFile };
   for (const step of match.route.steps) {
-    const answer = runStep(map, step, method, query, parts);
+    const answer = runStep(map, step, method, query, state);
     if (answer !== undefined) return answer;
     if (match.missingSlash && step.step === map.paths.missingSlash.after) {
       return { kind: 'redirect', status: map.paths.missingSlash.status, location: `${match.path}/${rawQuery === undefined ? '' : `?${rawQuery}`}` };
     }
   }
-  return { kind: 'file', status: 200, file: fill(match.route.file, parts), missing: map.errors[match.route.missingFile] };
+  // A filter's value that no list can have: no file to look for, its first page is the empty list.
+  if (state.listless) return error(map.errors[state.missing]);
+  return { kind: 'file', status: 200, file: fill(match.route.file, state.parts), missing: map.errors[state.missing] };
+}
+
+/** What the steps so far have decided: parts of the file's name, and what the later steps need. */
+interface StepState {
+  parts: Record<string, string>;
+  /** The last page of the filtered list in use (the page step's own `last` without a filter). */
+  last: number | undefined;
+  /** The filter's value names no list that could exist (a number too long to be an id). */
+  listless: boolean;
+  /** What answers when the file does not exist. */
+  missing: keyof RewriteMap['errors'];
 }
 
 /** One step: an error answer, or nothing (having filled its part of the file name). */
-function runStep(map: RewriteMap, step: Step, method: string, query: Map<string, string>, parts: Record<string, string>): Answer | undefined {
+function runStep(map: RewriteMap, step: Step, method: string, query: Map<string, string>, state: StepState): Answer | undefined {
+  const parts = state.parts;
   switch (step.step) {
     case 'method':
       return step.allowed.includes(method) ? undefined : error(map.errors[step.error], { method }, method);
@@ -50,16 +65,12 @@ function runStep(map: RewriteMap, step: Step, method: string, query: Map<string,
       return size >= 1 && size < step.served ? error(map.errors[step.error], { value }) : undefined;
     }
     case 'filters':
-      for (const name of step.rejected) {
-        const value = query.get(name);
-        // An empty filter filters nothing on the live service either.
-        if (value !== undefined && value !== '') return error(map.errors[step.error], { name, value }, name);
-      }
-      return undefined;
+      return runFilters(map, step, query, state);
     case 'page': {
-      const page = pageNumber(step, query.get(step.param));
+      const page = pageNumber(step, state.last ?? step.last, query.get(step.param));
       if (page === undefined) return error(map.errors[step.error]);
       parts[step.sets] = page === 1 ? step.firstFile : step.otherFile.replace('{n}', String(page));
+      if (page === 1 && state.last !== undefined) state.missing = step.firstMissing;
       return undefined;
     }
     default:
@@ -68,13 +79,49 @@ function runStep(map: RewriteMap, step: Step, method: string, query: Map<string,
   }
 }
 
+/**
+ * The filters step (contract section 8): a filter not served, then a combination, then the value. An
+ * empty value filters nothing, on the live service too.
+ */
+function runFilters(map: RewriteMap, step: FiltersStep, query: Map<string, string>, state: StepState): Answer | undefined {
+  for (const name of step.rejected) {
+    const value = query.get(name);
+    if (value !== undefined && value !== '') return error(map.errors[step.error], { name, value }, name);
+  }
+  const used: ServedFilter[] = [];
+  for (const filter of step.served) {
+    const value = query.get(filter.param);
+    if (value !== undefined && value !== '') used.push(filter);
+  }
+  state.parts[step.sets] = '';
+  if (used.length === 0) return undefined;
+  if (used.length > 1) {
+    const names = used.map((filter) => filter.param);
+    return error(map.errors[step.combinedError], { name: names.join(' and ') }, `${names[0]}&${names[1]}`);
+  }
+  const filter = used[0]!;
+  const value = query.get(filter.param)!;
+  const canonical = filterValue(filter, value, map.paths.idDigits);
+  if (canonical === undefined) return error(map.errors[filter.error], { name: filter.param, value }, filter.param);
+  if (canonical === '') state.listless = true;
+  state.parts[step.sets] = filter.folder.replace('{value}', canonical);
+  state.last = Object.hasOwn(filter.lastPages, canonical) ? filter.lastPages[canonical] : 1;
+  return undefined;
+}
+
+/** A filter's value in canonical form; `''` for a number no list can have; undefined when invalid. */
+function filterValue(filter: ServedFilter, value: string, idDigits: number): string | undefined {
+  if (filter.values === 'number') return decimalInteger(value, idDigits);
+  return filter.choices!.indexOf(value) >= 0 ? value : undefined;
+}
+
 /** `page`: absent or empty is 1, the alias the last page, else decimal digits within range. */
-function pageNumber(step: PageStep, value: string | undefined): number | undefined {
+function pageNumber(step: PageStep, last: number, value: string | undefined): number | undefined {
   if (value === undefined || value === '') return 1;
-  if (value === step.lastAlias) return step.last;
+  if (value === step.lastAlias) return last;
   if (!/^[0-9]+$/.test(value)) return undefined;
   const page = Number(value);
-  return page >= 1 && page <= step.last ? page : undefined;
+  return page >= 1 && page <= last ? page : undefined;
 }
 
 interface RouteMatch {
@@ -145,17 +192,24 @@ function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
 }
 
-/** An error answer; `variant` names the fixed-body variant (a method, a filter) whose file it is. */
+/**
+ * An answer of the map's fixed ones; `variant` names its variant for a method, a filter or two, whose
+ * file it is. The variant's own template is filled in, else the answer's: a variant's fixed body is
+ * for hosts that cannot fill in one.
+ */
 function error(answer: ErrorAnswer, values: Record<string, string> = {}, variant?: string): Answer {
-  const file = (variant !== undefined && answer.variants?.[variant]?.file) || answer.file;
-  let body = answer.body;
-  if (answer.template !== undefined) {
-    body = answer.template.replace(/\{(value|name|method)\}/g, (_, key: string) => echo(values[key] ?? ''));
+  const own = variant !== undefined && answer.variants !== undefined && Object.hasOwn(answer.variants, variant) ? answer.variants[variant] : undefined;
+  const file = own?.file ?? answer.file;
+  const template = own?.template ?? answer.template;
+  let body = own?.body ?? answer.body;
+  if (template !== undefined) {
+    const whole = (own?.template !== undefined ? own : answer).echo === 'whole';
+    body = template.replace(/\{(value|name|method)\}/g, (_, key: string) => echo(values[key] ?? '', whole));
   }
   return { kind: 'error', status: answer.status, body, file };
 }
 
-function echo(value: string): string {
-  const shown = value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}...` : value;
+function echo(value: string, whole: boolean): string {
+  const shown = !whole && value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}...` : value;
   return jsonStringContent(shown);
 }

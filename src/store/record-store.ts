@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openScratchDatabase, removeStoreFile } from './scratch-database.ts';
-import type { Ordering } from '../contract.ts';
+import { FILTERS, type FilterName, type Ordering } from '../contract.ts';
 
 /**
  * The store between reading records and writing pages: a SQLite file, so that the build's memory does
@@ -18,10 +18,13 @@ export class RecordStore {
     readonly file: string,
   ) {
     this.insertClient = db.prepare(`
-      INSERT INTO clients (id, name, effective_date, registrant_id, fields) VALUES (?, ?, ?, ?, ?)
+      INSERT INTO clients (id, name, effective_date, registrant_id, fields, state, country, ppb_state, ppb_country)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET
         name = excluded.name, effective_date = excluded.effective_date,
-        registrant_id = excluded.registrant_id, fields = excluded.fields, replaced = replaced + 1`);
+        registrant_id = excluded.registrant_id, fields = excluded.fields,
+        state = excluded.state, country = excluded.country,
+        ppb_state = excluded.ppb_state, ppb_country = excluded.ppb_country, replaced = replaced + 1`);
     // Contract section 7: the copy with the latest dt_updated is served everywhere (ties: the later).
     this.insertRegistrant = db.prepare(`
       INSERT INTO registrants (id, updated, fields) VALUES (?, ?, ?)
@@ -54,8 +57,8 @@ export class RecordStore {
   }
 
   /** A later client with the same id replaces the earlier one (contract section 7). */
-  addClient(id: number, name: string, effectiveDate: string | null, registrantId: number, fields: string): void {
-    this.insertClient.run(id, name, effectiveDate, registrantId, fields);
+  addClient(id: number, name: string, effectiveDate: string | null, registrantId: number, fields: string, codes: FilterCodes): void {
+    this.insertClient.run(id, name, effectiveDate, registrantId, fields, codes.state, codes.country, codes.ppb_state, codes.ppb_country);
   }
 
   addRegistrant(id: number, updated: number, fields: string): void {
@@ -77,9 +80,18 @@ export class RecordStore {
     yield* this.db.prepare('SELECT path FROM previous_files ORDER BY path').pluck().iterate() as IterableIterator<string>;
   }
 
-  /** Builds the indexes of the orderings; faster once, after loading, than row by row. */
-  index(): void {
+  /**
+   * Builds the indexes of the orderings, and of each ordering within the values of every filter
+   * built; faster once, after loading, than row by row.
+   */
+  index(filters: readonly FilterName[] = []): void {
     this.db.exec(INDEXES);
+    for (const filter of filters) {
+      const column = FILTERS[filter].field;
+      for (const [ordering, order] of Object.entries(ORDER_BY)) {
+        this.db.exec(`CREATE INDEX clients_by_${column}${INDEX_SUFFIX[ordering as Ordering]} ON clients (${column}, ${order.replaceAll('c.', '')}) WHERE ${column} IS NOT NULL`);
+      }
+    }
   }
 
   counts(): StoreCounts {
@@ -100,6 +112,28 @@ export class RecordStore {
     yield* this.db.prepare(clientsInOrderSql(ordering)).iterate() as IterableIterator<StoredClient>;
   }
 
+  /**
+   * Every client that has a value for a filter's field, by value (in BINARY order), then in the order
+   * of an `ordering` value: the filtered lists one after the other.
+   */
+  *clientsByFilter(filter: FilterName, ordering: Ordering): Generator<StoredClient & { value: string | number }> {
+    const column = FILTERS[filter].field;
+    const sql = `SELECT c.${column} AS value, c.id AS id, c.fields AS fields, r.id AS registrantId, r.fields AS registrantFields
+      FROM clients AS c JOIN registrants AS r ON r.id = c.registrant_id
+      WHERE c.${column} IS NOT NULL
+      ORDER BY c.${column}, ${ORDER_BY[ordering]}`;
+    yield* this.db.prepare(sql).iterate() as IterableIterator<StoredClient & { value: string | number }>;
+  }
+
+  /** How many clients have each value of a filter's field. */
+  filterValueCounts(filter: FilterName): { value: string | number; count: number }[] {
+    const column = FILTERS[filter].field;
+    return this.db.prepare(`SELECT ${column} AS value, count(*) AS count FROM clients WHERE ${column} IS NOT NULL GROUP BY ${column}`).all() as {
+      value: string | number;
+      count: number;
+    }[];
+  }
+
   /** Every registrant that some client embeds, by id. */
   *registrants(): Generator<{ id: number; fields: string }> {
     const statement = this.db.prepare(
@@ -108,9 +142,14 @@ export class RecordStore {
     yield* statement.iterate() as IterableIterator<{ id: number; fields: string }>;
   }
 
-  /** How SQLite will read an ordering: tests use it to pin that no ordering sorts in memory. */
-  queryPlan(ordering: Ordering): string[] {
-    const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${clientsInOrderSql(ordering)}`).all() as { detail: string }[];
+  /** How SQLite will read an ordering (of one filter's lists): tests use it to pin that none sorts in memory. */
+  queryPlan(ordering: Ordering, filter?: FilterName): string[] {
+    let sql = clientsInOrderSql(ordering);
+    if (filter !== undefined) {
+      const column = FILTERS[filter].field;
+      sql = sql.replace('ORDER BY', `WHERE c.${column} IS NOT NULL ORDER BY c.${column},`);
+    }
+    const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[];
     return rows.map((row) => row.detail);
   }
 
@@ -133,6 +172,14 @@ export interface StoredClient {
   registrantFields: string;
 }
 
+/** The client's codes that the state and country filters compare; null when it has none. */
+export interface FilterCodes {
+  state: string | null;
+  country: string | null;
+  ppb_state: string | null;
+  ppb_country: string | null;
+}
+
 export interface StoreCounts {
   clients: number;
   replacedClients: number;
@@ -148,6 +195,10 @@ const SCHEMA = `
     effective_date TEXT,
     registrant_id INTEGER NOT NULL,
     fields TEXT NOT NULL,          -- JSON text of the keys between url and registrant
+    state TEXT,                    -- the codes the filters compare (contract section 8)
+    country TEXT,
+    ppb_state TEXT,
+    ppb_country TEXT,
     replaced INTEGER NOT NULL DEFAULT 0
   );
   CREATE TABLE registrants (
@@ -178,6 +229,9 @@ function clientsInOrderSql(ordering: Ordering): string {
     FROM clients AS c JOIN registrants AS r ON r.id = c.registrant_id
     ORDER BY ${ORDER_BY[ordering]}`;
 }
+
+/** Index names per ordering, for the indexes of a filter's field followed by an ordering. */
+const INDEX_SUFFIX: Record<Ordering, string> = { '': '_id', '-id': '_id_desc', '-name': '_name', '-effective_date': '_effective_date' };
 
 const INDEXES = `
   CREATE INDEX clients_by_name ON clients (name DESC, id DESC);

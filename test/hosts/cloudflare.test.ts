@@ -1,21 +1,27 @@
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Miniflare } from 'miniflare';
 import { expect, it } from 'vitest';
 import { cloudflareWorkerProgram } from '../../scripts/generate-host-programs.ts';
-import { cloudflare, WORKER_PROGRAM } from '../../src/hosts/cloudflare/cloudflare.ts';
+import { ASSET_FILE_LIMITS, assetCountNote, cloudflare, WORKER_PROGRAM } from '../../src/hosts/cloudflare/cloudflare.ts';
 import { emitHost } from '../support/emit-host.ts';
 import { hostSuite, type RunningHost } from '../support/host-suite.ts';
 import { sendRaw } from '../support/http.ts';
 
 /**
- * The Cloudflare Worker for real, in workerd: miniflare 3 runs the emitted worker.js with the
+ * The Cloudflare Worker for real, in workerd: miniflare runs the emitted worker.js with the
  * settings of the emitted wrangler.jsonc, mapped to miniflare's options as `wrangler dev` maps them
  * (`assets.run_worker_first` is the asset router's `invoke_user_worker_ahead_of_assets`), and serves
  * the built folder through Cloudflare's own asset worker and router worker (miniflare's assets
  * plugin), so `env.ASSETS.fetch` is the platform's. The shared suite sends every conformance case and
  * behaviour probe to it over HTTP (miniflare's own loopback server).
+ *
+ * It models a deploy on Workers Paid, which takes 100,000 asset files a Worker version (Workers Free:
+ * 20,000): filters-3k, built with all five filters, has about 27,000. miniflare checks the count as
+ * `wrangler dev` does, against a constant with no option to change it: 20,000 in miniflare 3, 100,000
+ * from 4.20250902.0 (cloudflare/workers-sdk#10489). So this file needs miniflare 4, and checks the
+ * Paid limit itself too, so that a set too big for any deploy fails here whatever miniflare says.
  */
 interface WranglerConfig {
   main: string;
@@ -34,9 +40,20 @@ function readWranglerConfig(file: string): WranglerConfig {
   ) as WranglerConfig;
 }
 
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** Files in a built folder as wrangler uploads them: every file at any depth. */
+function assetFiles(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => !entry.isDirectory()).length;
+}
+
 /** The emitted worker.js and wrangler.jsonc in `folder`, run by miniflare. */
 async function startWorker(folder: string): Promise<RunningHost> {
   const config = readWranglerConfig(path.join(folder, 'wrangler.jsonc'));
+  const files = assetFiles(config.assets.directory);
+  if (files > ASSET_FILE_LIMITS.paid) {
+    throw new Error(`${config.assets.directory}: ${count(files)} files, more than a Worker version holds on Workers Paid (${count(ASSET_FILE_LIMITS.paid)})`);
+  }
   const mf = new Miniflare({
     modules: true,
     modulesRoot: folder,
@@ -54,8 +71,18 @@ async function startWorker(folder: string): Promise<RunningHost> {
       },
     },
   });
-  const url = (await mf.ready).toString().replace(/\/$/, '');
-  return { url, stop: () => mf.dispose() };
+  try {
+    const url = (await mf.ready).toString().replace(/\/$/, '');
+    return { url, stop: () => mf.dispose() };
+  } catch (error) {
+    // dispose() answers the failed start's error again: the one caught here is what to report.
+    await mf.dispose().catch(() => undefined);
+    if (!/Maximum number of assets exceeded/.test(String(error))) throw error;
+    throw new Error(
+      `${count(files)} files: this miniflare holds fewer than Workers Paid's ${count(ASSET_FILE_LIMITS.paid)}, which this test models (miniflare 3 holds Workers Free's ${count(ASSET_FILE_LIMITS.free)}); it needs miniflare 4.20250902.0 or later`,
+      { cause: error },
+    );
+  }
 }
 
 hostSuite(
@@ -77,6 +104,19 @@ hostSuite(
       const { scratch, dir } = served('lda-real');
       const config = readWranglerConfig(path.join(scratch, 'wrangler.jsonc'));
       expect(config.assets).toMatchObject({ directory: dir, binding: 'ASSETS', run_worker_first: true });
+    });
+
+    it('says in wrangler.jsonc how many files the deploy uploads, against both plans', () => {
+      for (const [set, plan] of [
+        ['lda-real', 'it fits either plan'],
+        ['filters-3k', 'it needs Workers Paid'],
+      ] as const) {
+        const { scratch, dir } = served(set);
+        const files = assetFiles(dir);
+        expect(readFileSync(path.join(scratch, 'wrangler.jsonc'), 'utf8')).toContain(`// ${assetCountNote(files)}\n`);
+        expect(assetCountNote(files)).toContain(plan);
+      }
+      expect(assetCountNote(ASSET_FILE_LIMITS.paid + 1)).toMatch(/fits neither plan, so the deploy is refused/);
     });
 
     it('never serves a file by its own path: only the map decides what answers', async () => {

@@ -8,7 +8,7 @@ import { resolveRequest } from '../../src/routing/resolve-request.ts';
  * know must stop the emit (or, where the host runs the router, the request) rather than be skipped:
  * a skipped step would serve files for requests the map rejects.
  */
-const map = createRewriteMap({ baseUrl: 'https://m.example.org', formats: ['', 'api', 'json'], clients: 74, registrants: 62 });
+const map = createRewriteMap({ baseUrl: 'https://m.example.org', formats: ['', 'api', 'json'], clients: 74, registrants: 62, filters: [] });
 const unknown = { step: 'sort', param: 'sort' } as unknown as Step;
 const withUnknownStep: RewriteMap = { ...map, routes: map.routes.map((route) => ({ ...route, steps: [...route.steps, unknown] })) };
 

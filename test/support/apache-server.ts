@@ -12,13 +12,14 @@ import { startProcess, type RealServer } from './real-servers.ts';
 export const APACHE_BINARY = '/usr/sbin/apache2';
 const MODULES = '/usr/lib/apache2/modules';
 
-/** The modules the emitted site file uses (mpm, access control, .json types, rewrite, headers). */
+/** The modules the emitted site file uses (mpm, access control, .json types, rewrite, headers, alias for filled-in errors). */
 const LOAD = [
   ['mpm_event_module', 'mod_mpm_event.so'],
   ['authz_core_module', 'mod_authz_core.so'],
   ['mime_module', 'mod_mime.so'],
   ['rewrite_module', 'mod_rewrite.so'],
   ['headers_module', 'mod_headers.so'],
+  ['alias_module', 'mod_alias.so'],
 ];
 
 export async function startApache(siteFile: string, folder: string, port: number): Promise<RealServer> {

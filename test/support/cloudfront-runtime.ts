@@ -11,12 +11,20 @@ import type { Exchange, Probe } from './host-behaviours.ts';
  * - the function runs in a `node:vm` context that holds only the built-ins the cloudfront-js-2.0
  *   runtime documents ("JavaScript runtime 2.0 features for CloudFront Functions": no `Map`, `Set`,
  *   `URLSearchParams`, `Object.hasOwn`, `Array.from`, `eval`...), in strict mode as the runtime is;
+ * - its first line may import the runtime's module as "Helper methods for key value stores" writes it,
+ *   `import cf from 'cloudfront';` (and nothing else: the runtime has no other modules). `cf.kvs()` is
+ *   the key value store that function-config.json associates with the function, filled from the
+ *   emitted import file as CloudFront imports one ("File format for key-value pairs": `{"data":
+ *   [{"key", "value"}]}`, no key twice, 5 MB, keys of 512 characters, values of 1,024). Its `get`
+ *   returns a promise, rejected for a key the store does not have ("the get() method will return an
+ *   error"), also for a key longer than a key may be (the documentation does not say; no such key is
+ *   in the store); `exists` and `meta` as documented;
  * - its event is built as CloudFront builds a viewer-request event ("CloudFront Functions event
  *   structure"): `uri` the path as sent, still percent-encoded; `querystring` one field a name, names
  *   and values as sent (not decoded), a repeated name's values in `multiValue`, the first also in
  *   `value`; `rawQueryString()` the query as sent without `?`, `undefined` without `?` ("General
  *   helper methods"). With `raw: false` the method is missing, as in the console's test tool, which
- *   returns "" for it;
+ *   returns "" for it. The handler may be async (runtime 2.0): its promise is awaited;
  * - a method outside the behavior's AllowedMethods never reaches the function: CloudFront answers
  *   403 itself ("This distribution is not configured to allow the HTTP request method...");
  * - a returned request goes to S3: the key is the decoded URI; the object's Content-Type is its
@@ -27,6 +35,10 @@ import type { Exchange, Probe } from './host-behaviours.ts';
 export interface CloudFrontFiles {
   /** function.js as emitted. */
   code: string;
+  /** key-value-store.json as emitted: the store's import file. */
+  storeImport: string;
+  /** function-config.json as emitted. */
+  functionConfig: { Runtime: string; KeyValueStoreAssociations?: { Quantity: number; Items: { KeyValueStoreARN: string }[] } };
   /** response-headers-policy.json as emitted. */
   policy: { CustomHeadersConfig: { Items: { Header: string; Value: string; Override: boolean }[] } };
   /** distribution-config.json as emitted. */
@@ -37,15 +49,42 @@ export interface CloudFrontFiles {
 }
 
 export function readCloudFrontFiles(folder: string): CloudFrontFiles {
-  const json = (name: string) => JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as unknown;
+  const text = (name: string) => readFileSync(path.join(folder, name), 'utf8');
   return {
-    code: readFileSync(path.join(folder, 'function.js'), 'utf8'),
-    policy: json('response-headers-policy.json') as CloudFrontFiles['policy'],
-    distribution: json('distribution-config.json') as CloudFrontFiles['distribution'],
+    code: text('function.js'),
+    storeImport: text('key-value-store.json'),
+    functionConfig: JSON.parse(text('function-config.json')) as CloudFrontFiles['functionConfig'],
+    policy: JSON.parse(text('response-headers-policy.json')) as CloudFrontFiles['policy'],
+    distribution: JSON.parse(text('distribution-config.json')) as CloudFrontFiles['distribution'],
   };
 }
 
-type Handler = (event: unknown) => FunctionResult;
+/** The documented limits of an import file and its pairs. */
+const IMPORT_LIMITS = { fileBytes: 5 * 1024 * 1024, keyCharacters: 512, valueCharacters: 1024 };
+
+/** The store as CloudFront would hold it after importing the file; throws where CloudFront would refuse it. */
+export function importStore(file: string): Map<string, string> {
+  if (Buffer.byteLength(file) > IMPORT_LIMITS.fileBytes) throw new Error(`import file of ${Buffer.byteLength(file)} bytes, over 5 MB`);
+  const parsed = JSON.parse(file) as { data?: unknown };
+  if (!Array.isArray(parsed.data)) throw new Error('import file without a "data" array');
+  const store = new Map<string, string>();
+  for (const pair of parsed.data as { key?: unknown; value?: unknown }[]) {
+    const { key, value } = pair;
+    if (typeof key !== 'string' || typeof value !== 'string' || Object.keys(pair).length !== 2) throw new Error(`not a key-value pair: ${JSON.stringify(pair)}`);
+    if (store.has(key)) throw new Error(`duplicate key ${JSON.stringify(key)}`);
+    if (key.length === 0 || key.length > IMPORT_LIMITS.keyCharacters) throw new Error(`key of ${key.length} characters: ${key.slice(0, 40)}`);
+    if (value.length > IMPORT_LIMITS.valueCharacters) throw new Error(`value of ${value.length} characters under ${key}`);
+    store.set(key, value);
+  }
+  return store;
+}
+
+/** How often the store was read, for the tests that look at the cost of a request. */
+export interface StoreReads {
+  gets: number;
+}
+
+type Handler = (event: unknown) => FunctionResult | Promise<FunctionResult>;
 interface FunctionResult {
   statusCode?: number;
   headers?: Record<string, { value: string }>;
@@ -101,13 +140,63 @@ const RESTRICT = `(function (documented) {
   delete Array.prototype[Symbol.iterator];
 })(${JSON.stringify(DOCUMENTED)});`;
 
-/** Loads the emitted function.js as the runtime would and returns its `handler`. */
-export function loadFunction(code: string): Handler {
+/** The runtime's module as a function's first line imports it. */
+const CLOUDFRONT_IMPORT = "import cf from 'cloudfront';";
+
+/**
+ * Loads the emitted function.js as the runtime would and returns its `handler`; `store` is the key
+ * value store associated with the function (none: `cf.kvs()` throws), `reads` counts its gets.
+ */
+export function loadFunction(code: string, store?: Map<string, string>, reads: StoreReads = { gets: 0 }): Handler {
   const context = vm.createContext({ TextEncoder, TextDecoder, console: { log: () => {} } });
   vm.runInContext(RESTRICT, context);
+  let body = code;
+  if (code.startsWith('import')) {
+    if (!code.startsWith(`${CLOUDFRONT_IMPORT}\n`)) throw new Error(`the runtime has one module, imported as \`${CLOUDFRONT_IMPORT}\`: ${code.slice(0, 60)}`);
+    // The import's binding, then the rest of the code on the lines it had.
+    context.cf = cloudfrontModule(context, store, reads);
+    body = `\n${code.slice(CLOUDFRONT_IMPORT.length + 1)}`;
+  }
   // The runtime runs functions in strict mode, always.
-  vm.runInContext(`"use strict";\n${code}\n;globalThis.__handler = handler;`, context, { filename: 'function.js' });
+  vm.runInContext(`"use strict";${body}\n;globalThis.__handler = handler;`, context, { filename: 'function.js' });
   return (context as { __handler: Handler }).__handler;
+}
+
+/** The `cloudfront` module's default export: `kvs()` and its helper methods, promises of the function's own realm. */
+function cloudfrontModule(context: vm.Context, store: Map<string, string> | undefined, reads: StoreReads): object {
+  // The realm's own built-ins live on its global, not on the object the context was made from.
+  const RealmPromise = vm.runInContext('Promise', context) as PromiseConstructor;
+  const RealmError = vm.runInContext('Error', context) as ErrorConstructor;
+  const settle = <T>(work: () => T): Promise<T> =>
+    new RealmPromise<T>((resolve, reject) => {
+      try {
+        resolve(work());
+      } catch (error) {
+        reject(new RealmError((error as Error).message));
+      }
+    });
+  const value = (key: unknown): string => {
+    reads.gets++;
+    if (typeof key !== 'string' || key.length > IMPORT_LIMITS.keyCharacters || store?.has(key) !== true) throw new Error(`Key ${String(key)} not found`);
+    return store.get(key)!;
+  };
+  return {
+    kvs() {
+      if (store === undefined) throw new Error('no key value store is associated with the function');
+      const held = store;
+      return {
+        get: (key: unknown, options?: { format?: string }) =>
+          settle(() => {
+            const text = value(key);
+            if (options?.format === 'json') return JSON.parse(text) as unknown;
+            if (options?.format === 'bytes') return new TextEncoder().encode(text);
+            return text;
+          }),
+        exists: (key: unknown) => settle(() => typeof key === 'string' && held.has(key)),
+        meta: () => settle(() => ({ creationDateTime: '', lastUpdatedDateTime: '', keyCount: held.size })),
+      };
+    },
+  };
 }
 
 /** The viewer-request event CloudFront builds for a request target sent as is. */
@@ -130,14 +219,23 @@ export function viewerRequestEvent(method: string, target: string, { raw = true 
   return { version: '1.0', context: { eventType: 'viewer-request' }, viewer: { ip: '192.0.2.1' }, request };
 }
 
+/** The key value store that function-config.json associates with the function, filled from the import file. */
+export function associatedStore(files: CloudFrontFiles): Map<string, string> | undefined {
+  const associations = files.functionConfig.KeyValueStoreAssociations;
+  if (associations === undefined || associations.Quantity === 0) return undefined;
+  // "You can associate only one key value store with a function", and only with runtime 2.0.
+  if (associations.Quantity !== 1 || files.functionConfig.Runtime !== 'cloudfront-js-2.0') throw new Error('a key value store needs runtime 2.0, one a function');
+  return importStore(files.storeImport);
+}
+
 /** One request through CloudFront: the function, then S3 for the file it chose. */
-export function sendThroughCloudFront(files: CloudFrontFiles, handler: Handler, dir: string, probe: Probe, { raw = true } = {}): Exchange {
+export async function sendThroughCloudFront(files: CloudFrontFiles, handler: Handler, dir: string, probe: Probe, { raw = true } = {}): Promise<Exchange> {
   const head = probe.method === 'HEAD';
   if (!files.distribution.DefaultCacheBehavior.AllowedMethods.Items.includes(probe.method)) {
     const body = 'This distribution is not configured to allow the HTTP request method that was used for this request.';
     return { status: 403, headers: { 'content-type': 'text/html' }, body: head ? Buffer.alloc(0) : Buffer.from(body) };
   }
-  const result = handler(viewerRequestEvent(probe.method, probe.target, { raw }));
+  const result = await handler(viewerRequestEvent(probe.method, probe.target, { raw }));
   if (result.statusCode !== undefined) {
     const headers: Record<string, string> = {};
     for (const [name, { value }] of Object.entries(result.headers ?? {})) headers[name] = value;
@@ -168,6 +266,9 @@ function fromS3(files: CloudFrontFiles, dir: string, key: string, head: boolean)
 /**
  * Syntax the code uses beyond ES 5.1 (the runtime documents 5.1 and only some later features; the
  * emitted function keeps to 5.1), found by walking TypeScript's parse of it. Empty when there is none.
+ * Allowed beyond it, as runtime 2.0 documents them and the function needs them: the runtime's module
+ * imported on the first line, and `async` functions declared at the top with `await` inside them
+ * ("async closures are not supported").
  */
 export function syntaxBeyondEs5(code: string): string[] {
   const source = ts.createSourceFile('function.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
@@ -184,8 +285,20 @@ export function syntaxBeyondEs5(code: string): string[] {
     ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.AsteriskAsteriskToken, ts.SyntaxKind.AsteriskAsteriskEqualsToken,
     ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken, ts.SyntaxKind.AmpersandAmpersandEqualsToken,
   ]);
+  const topAsync = (node: ts.Node | undefined): boolean =>
+    node !== undefined && ts.isFunctionDeclaration(node) && ts.isSourceFile(node.parent) && !node.asteriskToken &&
+    node.modifiers?.length === 1 && node.modifiers[0]!.kind === ts.SyntaxKind.AsyncKeyword;
+  const allowed = (node: ts.Node): boolean => {
+    if (ts.isImportDeclaration(node)) return node === source.statements[0] && node.getText(source) === CLOUDFRONT_IMPORT;
+    if (ts.isAwaitExpression(node)) return topAsync(ts.findAncestor(node.parent, ts.isFunctionLike));
+    return topAsync(node);
+  };
   const visit = (node: ts.Node): void => {
     const kind = ts.SyntaxKind[node.kind];
+    if (allowed(node)) {
+      ts.forEachChild(node, visit);
+      return;
+    }
     if (forbiddenKinds.has(node.kind)) found.add(kind);
     if (ts.isVariableDeclarationList(node) && node.flags & (ts.NodeFlags.Let | ts.NodeFlags.Const)) found.add('let/const');
     if (ts.isParameter(node) && (node.initializer || node.dotDotDotToken)) found.add('default or rest parameter');
@@ -207,15 +320,4 @@ export function syntaxBeyondEs5(code: string): string[] {
   const errors = (source as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics;
   if (errors.length > 0) found.add(`does not parse: ${ts.flattenDiagnosticMessageText(errors[0]!.messageText, ' ')}`);
   return [...found];
-}
-
-/**
- * The code's syntax tree, printed by TypeScript without comments or trivia: two programs that print
- * the same parse the same, token for token and statement for statement.
- */
-export function syntaxTree(code: string): string {
-  const source = ts.createSourceFile('function.js', code, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
-  const errors = (source as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics;
-  if (errors.length > 0) throw new Error(`does not parse: ${ts.flattenDiagnosticMessageText(errors[0]!.messageText, ' ')}`);
-  return ts.createPrinter({ removeComments: true }).printFile(source);
 }

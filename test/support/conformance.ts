@@ -10,7 +10,7 @@ import { sendRaw, type RawResponse } from './http.ts';
  */
 export const CONFORMANCE_ROOT = fileURLToPath(new URL('../conformance-sets/', import.meta.url));
 export const SHARED_CONFORMANCE_ROOT = fileURLToPath(new URL('../../../shared/conformance/', import.meta.url));
-export const CONFORMANCE_SETS = ['lda-real', 'synthetic-1k'] as const;
+export const CONFORMANCE_SETS = ['lda-real', 'synthetic-1k', 'filters-3k'] as const;
 export const CONFORMANCE_BASE_URL = 'http://mirror.test';
 
 export interface ConformanceCase {
@@ -71,9 +71,17 @@ function headerProblems(response: RawResponse, expected: Record<string, string>)
 }
 
 /** The parameter a 400 case rejects: the first one that is neither `format` nor `page`. */
+/**
+ * The parameter a `detail400` case rejects, judged in the contract's order (section 5): an unsupported
+ * `ordering`, a `page_size` from 1 to 24, then the first filter with a value.
+ */
 function rejectedParameter(target: string): string {
   const query = new URLSearchParams(target.slice(target.indexOf('?') + 1));
-  for (const name of query.keys()) if (name !== 'format' && name !== 'page') return name;
+  const ordering = query.get('ordering');
+  if (ordering !== null && !['', '-id', '-name', '-effective_date'].includes(ordering)) return 'ordering';
+  const size = query.get('page_size');
+  if (size !== null && /^[0-9]+$/.test(size) && Number(size) >= 1 && Number(size) < 25) return 'page_size';
+  for (const [name, value] of query) if (name !== 'format' && name !== 'page' && value !== '') return name;
   throw new Error(`no rejected parameter in ${target}`);
 }
 

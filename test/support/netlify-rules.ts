@@ -28,18 +28,23 @@ export interface NetlifyHeaderRule {
 }
 
 export interface NetlifySite {
+  /** The published folder, whose files the rules rewrite to. */
   dir: string;
+  /** The `_redirects` file read. */
+  redirectsFile: string;
   rules: NetlifyRule[];
   headerRules: NetlifyHeaderRule[];
 }
 
 /**
- * Reads the published folder's `_redirects` (with netlify-redirect-parser: any line it cannot read is
- * an error here, as it is a deploy warning on Netlify) and `_headers`.
+ * Reads `_redirects` (with netlify-redirect-parser: any line it cannot read is an error here, as it is
+ * a deploy warning on Netlify) and `_headers` from `configDir`, for the site published from `dir`:
+ * Netlify reads them from the published folder itself, where `configDir` is `dir`.
  */
-export async function loadNetlifySite(dir: string): Promise<NetlifySite> {
+export async function loadNetlifySite(dir: string, configDir = dir): Promise<NetlifySite> {
+  const redirectsFile = path.join(configDir, '_redirects');
   const { redirects, errors } = await parseAllRedirects({
-    redirectsFiles: [path.join(dir, '_redirects')],
+    redirectsFiles: [redirectsFile],
     configRedirects: [],
     minimal: false,
   });
@@ -49,7 +54,7 @@ export async function loadNetlifySite(dir: string): Promise<NetlifySite> {
     if (Object.keys(rule.conditions ?? {}).length > 0 || rule.signed !== undefined) throw new Error(`rule ${index + 1} uses conditions this evaluator does not model`);
     return { from: rule.from, query: rule.query ?? {}, to: rule.to, status: rule.status, force: rule.force ?? false };
   });
-  return { dir, rules, headerRules: parseHeadersFile(readFileSync(path.join(dir, '_headers'), 'utf8')) };
+  return { dir, redirectsFile, rules, headerRules: parseHeadersFile(readFileSync(path.join(configDir, '_headers'), 'utf8')) };
 }
 
 /**

@@ -44,10 +44,15 @@ export interface VercelSite {
   config: VercelConfigFile;
 }
 
-/** The properties this evaluator models, all of them in the schema (`routesSchema`), and its limits. */
+/**
+ * The properties this evaluator models, all of them in the schema (`routesSchema`), and its limits: a
+ * `src`, `dest` or `has` value of 4,096 characters at most (`maxLength` in `routesSchema` and
+ * `matchableValueSchema`), 100 headers, 16 `has` or `missing` items (`hasSchema`), and 2,048 routes
+ * ("Routes created per Deployment", vercel.com/docs/limits: 2048 on Hobby and Pro).
+ */
 const ROUTE_KEYS = ['src', 'dest', 'headers', 'status', 'continue', 'check', 'caseSensitive', 'has', 'missing'];
 const HANDLES = ['filesystem', 'hit', 'miss', 'rewrite', 'error', 'resource'];
-const LIMITS = { text: 4096, headers: 100, has: 16 };
+const LIMITS = { text: 4096, headers: 100, has: 16, routes: 2048 };
 
 /**
  * Reads `vercel.json` and checks it the way a deploy would: only properties the schema allows (those
@@ -60,6 +65,7 @@ export function loadVercelSite(dir: string): VercelSite {
   const problems: string[] = [];
   for (const key of Object.keys(config)) if (key !== '$schema' && key !== 'routes') problems.push(`property ${key} is not modelled`);
   const routes = (config.routes ?? []) as Record<string, unknown>[];
+  if (routes.length > LIMITS.routes) problems.push(`${routes.length} routes, more than ${LIMITS.routes}`);
   const handles: unknown[] = [];
   routes.forEach((route, index) => {
     const where = `routes[${index}]`;
@@ -86,6 +92,7 @@ export function loadVercelSite(dir: string): VercelSite {
       for (const condition of conditions) {
         if (condition.type !== 'query' || typeof condition.key !== 'string') problems.push(`${where}.${list}: only query items are modelled`);
         if (condition.value !== undefined) new RegExp(condition.value);
+        if ((condition.value ?? '').length > LIMITS.text) problems.push(`${where}.${list}: a value longer than ${LIMITS.text}`);
       }
     }
     const defined = new Set([...names, ...hasSegments(route as unknown as SourceRoute)]);

@@ -1,8 +1,11 @@
-import { errorAnswers, type ErrorAnswer, type RewriteMap } from '../../plan/rewrite-map.ts';
+import { errorAnswers, filtersStep, type ErrorAnswer, type RewriteMap } from '../../plan/rewrite-map.ts';
 import { generatedNotice, type HostAdapter, type HostTarget } from '../host-adapter.ts';
 import { answerBody } from '../route-parts.ts';
-import { errorFlags, methodNamingAnswers, routeRules, UNESCAPE_MAP, V } from './route-rules.ts';
+import { fillVariable } from './filter-rules.ts';
+import { methodNamingAnswers, routeRules } from './route-rules.ts';
+import { errorFlags, FILL, UNESCAPE_MAP, V } from './rule-context.ts';
 import { expressionText, fileRoot, headerName, headerValue, listenAddress, quote, rewriteArg, token, virtualHostAddress } from './syntax.ts';
+import { MACHINE_MAPS, machineRules } from './value-machine.ts';
 
 /**
  * Apache httpd 2.4: one site file (a `<VirtualHost>` with its `Listen`) for sites-available, routed by
@@ -15,9 +18,11 @@ import { expressionText, fileRoot, headerName, headerValue, listenAddress, quote
  * 405 names any method: a method whose body the map writes as a file gets that file; another gets an
  * `ErrorDocument` text built from `%{REQUEST_METHOD}`, which Apache sends with an `Allow` line of its
  * own, empty (TRACE off), beside `Allow: GET`: HTTP reads the two lines as `GET`. The 301 gets an
- * empty `ErrorDocument` text: no body, like the preview.
+ * empty `ErrorDocument` text: no body, like the preview. An answer that echoes the request's value
+ * (an invalid choice) is filled in by an `ErrorDocument` text in an `<If>` (see `filledAnswers`).
  *
- * Needs Apache 2.4.13 or later (ErrorDocument expressions), mod_rewrite, mod_headers and mod_mime.
+ * Needs Apache 2.4.13 or later (ErrorDocument expressions), mod_rewrite, mod_headers, mod_alias and
+ * mod_mime.
  */
 export const apache: HostAdapter = {
   name: 'apache',
@@ -36,8 +41,8 @@ function apacheSite({ map, dir, listen }: HostTarget): string {
   const address = listen ?? { address: '0.0.0.0', port: 8080 };
   const lines: string[] = [
     generatedNotice(map, '#'),
-    '# An Apache 2.4 site: copy it to /etc/apache2/sites-available/, then `a2enmod rewrite headers`,',
-    '# `a2ensite lda-mirror` and reload. Needs mod_rewrite, mod_headers and mod_mime (for .json).',
+    '# An Apache 2.4 site: copy it to /etc/apache2/sites-available/, then `a2enmod rewrite headers alias`,',
+    '# `a2ensite lda-mirror` and reload. Needs mod_rewrite, mod_headers, mod_alias and mod_mime (for .json).',
     '# Remove the Listen line if another file (ports.conf) already listens on this address and port.',
     '',
     `Listen ${listenAddress(address)}`,
@@ -63,6 +68,7 @@ function apacheSite({ map, dir, listen }: HostTarget): string {
     '',
     '    RewriteEngine On',
     `    RewriteMap ${UNESCAPE_MAP} int:unescape`,
+    ...Object.entries(MACHINE_MAPS).map(([name, internal]) => `    RewriteMap ${name} int:${internal}`),
     '',
     "    # The ErrorDocument's internal redirect: the error file the rules chose (Apache's own errors: not found).",
     '    RewriteCond %{ENV:REDIRECT_STATUS} .',
@@ -75,11 +81,23 @@ function apacheSite({ map, dir, listen }: HostTarget): string {
     `    RewriteCond %{THE_REQUEST} ${rewriteArg('^\\S+ [^?\\s]*(?:/|%2[fF])(?:\\.|%2[eE]){1,2}(?:/|%2[fF]|[?\\s]|$)')}`,
     `    RewriteRule ^ - ${errorFlags(map.errors.notFound)}`,
     '',
+    ...valueMachine(map),
     ...routeRules(map, root),
     '</VirtualHost>',
     '',
   ];
   return lines.join('\n');
+}
+
+/** The machine that reads filter values beyond one pattern (./value-machine.ts), first so that its rounds are short. */
+function valueMachine(map: RewriteMap): string[] {
+  const served = map.routes.flatMap((route) => filtersStep(route)?.served ?? []);
+  const rules = machineRules(UNESCAPE_MAP, {
+    echo: served.some((filter) => filter.values === 'choice' && map.errors[filter.error].echo === 'whole'),
+    numbers: served.some((filter) => filter.values === 'number'),
+    idDigits: map.paths.idDigits,
+  });
+  return rules.length === 0 ? [] : [...rules, ''];
 }
 
 /**
@@ -119,7 +137,31 @@ function errorDocuments(map: RewriteMap): string[] {
     `    ErrorDocument ${redirect} %{reqenv:${V}NO_BODY}`,
     '    # Its Location keeps the query as sent, but mod_rewrite drops an empty one (a `?` alone): put it back.',
     `    Header always edit Location ^([^?]*)$ $1? ${quote('expr=%{THE_REQUEST} =~ m#^\\S+ [^?\\s]*\\?\\s#')}`,
+    ...filledAnswers(map),
   ];
+}
+
+/**
+ * The answers whose body names the request's value exactly (`echo: 'whole'`, the live service's own
+ * bodies): the rules leave the answer's name and values in `LDA_FILL*` and map the request to a file
+ * instead of failing it (./filter-rules.ts), so that the request reaches this `<If>`, which Apache
+ * evaluates again after the rules. It sets the status's `ErrorDocument` to the template filled from
+ * those variables and answers the status (mod_alias's `Redirect <status>`, in the fixups).
+ */
+function filledAnswers(map: RewriteMap): string[] {
+  return Object.entries(map.errors).flatMap(([name, answer]) => {
+    if (answer.echo !== 'whole' || answer.template === undefined) return [];
+    if (answer.status < 400) throw new Error(`apache: ${name} is a ${answer.status}; only an error can be filled in by an ErrorDocument`);
+    const escaped = { ...answer, template: expressionText(answer.template) };
+    const body = answerBody(escaped, { name: `%{reqenv:${fillVariable('name')}}`, value: `%{reqenv:${fillVariable('value')}}` });
+    return [
+      `    # ${name}: its template filled from the request (the rules set ${FILL}).`,
+      `    <If ${quote(`%{reqenv:${FILL}} == '${name}'`)}>`,
+      `        ErrorDocument ${answer.status} ${quote(body)}`,
+      `        Redirect ${answer.status}`,
+      '    </If>',
+    ];
+  });
 }
 
 /**

@@ -1,8 +1,7 @@
 import {
-  errorVariant,
+  filtersStep,
   type ChoiceStep,
   type ErrorAnswer,
-  type FiltersStep,
   type MethodStep,
   type PageSizeStep,
   type PageStep,
@@ -10,40 +9,24 @@ import {
   type Route,
   type Step,
 } from '../../plan/rewrite-map.ts';
-import { encodedNumberRangePattern, escapeRegex, formValuesPattern, lastValuePattern } from '../query-patterns.ts';
+import { encodedNumberRangePattern, escapeRegex, formValuesPattern } from '../query-patterns.ts';
 import { fillFile, routePathPattern } from '../route-parts.ts';
 import { translationOf, type StepKind, type StepOf } from '../step-translation.ts';
-import { flagValue, rewriteArg, token, variablePart } from './syntax.ts';
+import { filteredLastPageRules, filterRules } from './filter-rules.ts';
+import { answerRule, errorFlags, FIRST_PAGE, fillPart, LISTLESS, readValue, routeLabel, UNESCAPE_MAP, V, when, type StepContext } from './rule-context.ts';
+import { flagValue, rewriteArg, token } from './syntax.ts';
 
 /**
  * The map's routes as mod_rewrite rules in a virtual host: the route the decoded path names, then
- * for that route each step in the map's order, one translation per step kind, then its file.
- *
- * mod_rewrite keeps only the captures of the last match, so rules leave what they read in
- * environment variables (`E=`) for the rules after them: the route (`LDA_ROUTE`, guarding every rule
- * of its steps), the id, a parameter's raw last value (`LDA_Q_<param>`), the part of the file name a
- * step fills (`LDA_PART_<part>`). Errors are `R=<status>` with `E=LDA_ERROR:<the map's file>`, served
- * by the ErrorDocument rules of the site file.
+ * for that route each step in the map's order, one translation per step kind, then its file. What the
+ * rules share (variables, the shape of a rule) is in ./rule-context.ts; the filters step is in
+ * ./filter-rules.ts.
  */
-
-/** Prefix of the environment variables the rules define. */
-export const V = 'LDA_';
-/** The `RewriteMap` that percent-decodes a value (`int:unescape`, allowed in server context only). */
-export const UNESCAPE_MAP = 'lda_unescape';
 
 const ROUTE = `${V}ROUTE`;
 const ID = `${V}ID`;
 const SLASH = `${V}SLASH`;
 const LOCATION = `${V}LOCATION`;
-
-interface StepContext {
-  map: RewriteMap;
-  route: Route;
-  /** The route's value of `LDA_ROUTE`. */
-  label: string;
-  /** What fills each `{part}` of the route's file, as mod_rewrite expressions; steps add theirs. */
-  parts: Record<string, string>;
-}
 
 type StepRules<S extends Step> = (context: StepContext, step: S) => string[];
 
@@ -58,11 +41,6 @@ const STEP_RULES: { [K in StepKind]: StepRules<StepOf<K>> } = {
 
 export function routeRules(map: RewriteMap, root: string): string[] {
   return [...routeMatchRules(map), ...map.routes.flatMap((route) => routeStepRules(map, route, root))];
-}
-
-/** `[R=status,E=LDA_ERROR:file,L]`: the error's status now, its file on the ErrorDocument redirect. */
-export function errorFlags(answer: ErrorAnswer): string {
-  return `[R=${answer.status},E=${V}ERROR:${flagValue(answer.file)},L]`;
 }
 
 /** The answers of method steps whose body names the method: the site fills them in an ErrorDocument text. */
@@ -94,13 +72,13 @@ function routeMatchRules(map: RewriteMap): string[] {
 }
 
 function routeStepRules(map: RewriteMap, route: Route, root: string): string[] {
-  const context: StepContext = { map, route, label: routeLabel(route), parts: { id: `%{ENV:${ID}}` } };
+  const context: StepContext = { map, route, root, label: routeLabel(route), parts: { id: `%{ENV:${ID}}` } };
   const lines = ['', `    # ${route.path}: its steps in the map's order, then its file.`];
   for (const step of route.steps) {
     lines.push(...translationOf<StepRules<Step>>('apache', route, STEP_RULES, step)(context, step));
     if (step.step === map.paths.missingSlash.after) lines.push(...missingSlashRules(context));
   }
-  return [...lines, ...fileRules(context, root)];
+  return [...lines, ...fileRules(context)];
 }
 
 function methodRules(context: StepContext, step: MethodStep): string[] {
@@ -142,19 +120,12 @@ function pageSizeRules(context: StepContext, step: PageSizeStep): string[] {
   ];
 }
 
-function filterRules(context: StepContext, step: FiltersStep): string[] {
-  const answer = context.map.errors[step.error];
-  return [
-    `    # filters: the first of ${step.rejected.join(', ')} whose last value is not empty is ${answer.status}.`,
-    ...step.rejected.flatMap((name) =>
-      when(context, [`%{QUERY_STRING} ${rewriteArg(lastValuePattern(name))}`, '%1 .'], errorFlags(errorVariant(answer, name))),
-    ),
-  ];
-}
-
 /**
  * Page 1 is the default; a number from 2 up is read percent-decoded (`int:unescape`) and captured
  * whole, leading zeros dropped; the alias comes last so that it wins, as the router reads it first.
+ * A filter in use has its own last page: a number past it names a file that does not exist (the
+ * route's missing-file answer, the same `Invalid page.`), and the alias looks it up
+ * (./filter-rules.ts). `LDA_FIRST` marks the first page, whose missing file is `firstMissing`.
  */
 function pageRules(context: StepContext, step: PageStep): string[] {
   const answer = context.map.errors[step.error];
@@ -162,10 +133,14 @@ function pageRules(context: StepContext, step: PageStep): string[] {
   const part = fillPart(context, step.sets);
   const [before, after] = step.otherFile.split('{n}') as [string, string | undefined];
   if (after === undefined) throw new Error(`apache: route ${context.route.name}: the page step's otherFile has no {n}: ${step.otherFile}`);
-  const pageFile = (n: string) => `${flagValue(before)}${n}${flagValue(after)}`;
+  context.firstMissing = step.firstMissing;
+  const first = `[E=${part}:${flagValue(step.firstFile)},E=${FIRST_PAGE}:1]`;
+  const page = (n: string | number) => (n === 1 ? first : `[E=${part}:${flagValue(before)}${n}${flagValue(after)},E=!${FIRST_PAGE}]`);
   const alias = `%{ENV:${value.variable}} ${rewriteArg(formValuesPattern([step.lastAlias]))}`;
+  const filters = filtersStep(context.route);
+  const unfiltered = filters === undefined ? [] : [`%{ENV:${fillPart(context, filters.sets)}} ^$`];
   return [
-    `    # ${step.param}: absent or empty is 1, ${JSON.stringify(step.lastAlias)} is ${step.last}, else a number from 1 to ${step.last}`,
+    `    # ${step.param}: absent or empty is 1, ${JSON.stringify(step.lastAlias)} is the last page (${step.last} unfiltered), else a number from 1 to ${step.last}`,
     `    # (leading zeros allowed); page 1 fills {${step.sets}} with ${step.firstFile}, page N with ${step.otherFile}. Any other is ${answer.status}.`,
     ...value.lines,
     ...when(
@@ -177,15 +152,16 @@ function pageRules(context: StepContext, step: PageStep): string[] {
       ],
       errorFlags(answer),
     ),
-    ...when(context, [], `[E=${part}:${flagValue(step.firstFile)}]`),
+    ...when(context, [], first),
     ...(step.last >= 2
       ? when(
           context,
           [`%{ENV:${value.variable}} ${rewriteArg(encodedNumberRangePattern(2, step.last))}`, `\${${UNESCAPE_MAP}:%{ENV:${value.variable}}} ^0*([0-9]+)$`],
-          `[E=${part}:${pageFile('%1')}]`,
+          page('%1'),
         )
       : []),
-    ...when(context, [alias], `[E=${part}:${step.last === 1 ? flagValue(step.firstFile) : pageFile(String(step.last))}]`),
+    ...when(context, [alias, ...unfiltered], page(step.last)),
+    ...(filters === undefined ? [] : filteredLastPageRules(context, filters, { label: `${step.param}=${step.lastAlias}`, condition: alias }, page)),
   ];
 }
 
@@ -199,41 +175,24 @@ function missingSlashRules(context: StepContext): string[] {
   ];
 }
 
-/** The route's file with the steps' parts; when it does not exist, the route's missing-file answer. */
-function fileRules(context: StepContext, root: string): string[] {
-  const { route } = context;
+/**
+ * The route's file with the steps' parts; when it does not exist, the route's missing-file answer, or
+ * for the first page the page step's `firstMissing` (the empty list of a value that no client has). A
+ * filter's value that names no list looks up no file.
+ */
+function fileRules(context: StepContext): string[] {
+  const { route, root } = context;
   if (/[\s"'\\$%]/.test(route.file)) throw new Error(`apache: route ${route.name}: its file cannot be written in mod_rewrite rules: ${route.file}`);
   const file = `${root}${fillFile(route.file, context.parts)}`;
   const unfilled = /\{\w+\}/.exec(file.replace(/%\{ENV:\w+\}/g, ''));
   if (unfilled !== null) throw new Error(`apache: route ${route.name}: no step fills ${unfilled[0]} of ${route.file}`);
   const missing = context.map.errors[route.missingFile];
+  const listless = filtersStep(route) === undefined ? [] : [`%{ENV:${LISTLESS}} !=1`];
+  const firstMissing = context.firstMissing === undefined ? undefined : context.map.errors[context.firstMissing];
   return [
-    `    # The file; none: ${missing.status}.`,
-    `    RewriteCond %{ENV:${ROUTE}} =${context.label}`,
-    `    RewriteCond ${rewriteArg(file)} -f`,
-    `    RewriteRule ^ ${rewriteArg(file)} [L]`,
+    `    # The file; none: ${firstMissing === undefined ? '' : `on the first page ${firstMissing.status} (${context.firstMissing}), else `}${missing.status}.`,
+    ...when(context, [...listless, `${rewriteArg(file)} -f`], `${rewriteArg(file)} [L]`),
+    ...(firstMissing === undefined ? [] : when(context, [`%{ENV:${FIRST_PAGE}} =1`], answerRule(firstMissing, root))),
     ...when(context, [], errorFlags(missing)),
   ];
-}
-
-/** The raw (still percent-encoded) last value of `param` in `LDA_Q_<param>`; "" when absent. */
-function readValue(context: StepContext, param: string): { variable: string; lines: string[] } {
-  const variable = `${V}Q_${variablePart(param)}`;
-  return { variable, lines: when(context, [`%{QUERY_STRING} ${rewriteArg(lastValuePattern(param))}`], `[E=${variable}:%1]`) };
-}
-
-/** The variable a step fills `{part}` of the file with. */
-function fillPart(context: StepContext, part: string): string {
-  const variable = `${V}PART_${variablePart(part)}`;
-  context.parts[part] = `%{ENV:${variable}}`;
-  return variable;
-}
-
-/** A rule of the route's steps: when the route is this one and the conditions hold, `flags`. */
-function when(context: StepContext, conditions: string[], flags: string): string[] {
-  return [`    RewriteCond %{ENV:${ROUTE}} =${context.label}`, ...conditions.map((condition) => `    RewriteCond ${condition}`), `    RewriteRule ^ - ${flags}`];
-}
-
-function routeLabel(route: Route): string {
-  return variablePart(route.name);
 }

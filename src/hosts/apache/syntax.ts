@@ -42,6 +42,15 @@ export function flagValue(text: string): string {
   return text;
 }
 
+/**
+ * Literal text inside rewrite flags or a condition's test string, where mod_rewrite expands `%`, `$`
+ * and `\`: each of them escaped with `\`. No separators of the flag list or white space.
+ */
+export function expandLiteral(text: string): string {
+  if (/[\s,\]']/.test(text)) throw new Error(`apache: ${JSON.stringify(text)} cannot be written in rewrite flags`);
+  return text.replace(/[\\$%]/g, '\\$&');
+}
+
 /** A name inside an environment variable's name (`LDA_Q_page_size`) or a route label. */
 export function variablePart(text: string): string {
   if (!/^[A-Za-z0-9_]+$/.test(text)) throw new Error(`apache: ${JSON.stringify(text)} cannot be part of an environment variable's name`);

@@ -1,3 +1,4 @@
+import { filtersStep, type RewriteMap } from '../../plan/rewrite-map.ts';
 import { generatedNotice, type HostAdapter, type HostTarget, type Listen } from '../host-adapter.ts';
 import { lastValuePattern } from '../query-patterns.ts';
 import { DOT_SEGMENT_PATTERN, fillFile, identifiers, queryParameters, routePathPattern } from '../route-parts.ts';
@@ -9,9 +10,10 @@ import { QUERY_SUFFIX, V, escapeBraces, mapBlock, quote, respond } from './synta
  * Caddy: the map's routes and steps translated into a Caddyfile. `map` directives read the raw query
  * (last value, percent-encoded names and values) into placeholders; each route is a `handle` (in the
  * map's order) whose steps, in the map's order, are `respond` on `vars` matchers over those
- * placeholders, then the file the steps named or the route's missing file. The same path without its
- * final slash is a second `handle`: the steps up to the one the map names, then the redirect. Paths are
- * matched by regular expressions over the decoded path that read runs of `/` as one. Runs as is with
+ * placeholders, then the file the steps named or the route's missing file (filters: `./filter-rules.ts`;
+ * pages, `last` and the empty list: `./page-rules.ts`). The same path without its final slash is a
+ * second `handle`: the steps up to the one the map names, then the redirect. Paths are matched by
+ * regular expressions over the decoded path that read runs of `/` as one. Runs as is with
  * `caddy run --config <file> --adapter caddyfile`: admin endpoint and automatic HTTPS off. Written for
  * Caddy 2.6 (Debian 12's) and later.
  */
@@ -20,12 +22,15 @@ export const caddy: HostAdapter = {
   summary: 'a Caddyfile serving the built folder (caddy run --config <file> --adapter caddyfile)',
   listen: { default: '8080' },
   files: ['Caddyfile'],
-  gaps: {},
+  gaps: {
+    filterSpellings:
+      'white space, `_` and percent-encoding in a number are read as the preview reads them, but a number with an exponent or with digits of another script gets the 400 `Enter a number.` instead of its list; an invalid value is named in its 400 only when it is letters and digits, or is given once and needs no JSON escape (with a quote, a backslash, a control character or a line separator the body says `That choice` instead): a regular expression cannot compare an exponent with a count of digits, and a `map` output only repeats captured text, so it cannot turn `٧` into `7` nor escape a quote',
+  },
   emit: (target) => [{ name: 'Caddyfile', text: caddyfile(target) }],
 };
 
 function caddyfile({ map, dir, listen }: HostTarget): string {
-  const query = identifiers(queryParameters(map.routes), `${V}q_`);
+  const query = identifiers(readParameters(map), `${V}q_`);
   const routeNames = identifiers(map.routes.map((route) => route.name), V);
   const routes = map.routes.map((route) => routeRules({ map, route, name: routeNames.get(route.name)!, query }));
   const lines = [
@@ -82,6 +87,8 @@ function routeRules(context: RouteContext): { maps: string[]; matchers: string[]
   const serve = [
     `\t\t\t\trewrite @${name}_file ${quote(file)}`,
     `\t\t\t\tfile_server @${name}_file`,
+    // No such file: a step's own answer first (the page step's for a first page), else the route's.
+    ...steps.flatMap((step) => step.missing ?? []),
     `\t\t\t\t${respond('', map.errors[route.missingFile])}`,
   ];
   const { missingSlash } = map.paths;
@@ -117,6 +124,15 @@ function routeRules(context: RouteContext): { maps: string[]; matchers: string[]
       '\t\t}',
     ],
   };
+}
+
+/**
+ * The query parameters the steps read: those `queryParameters` lists, and the filters the list serves,
+ * whose values select a folder.
+ */
+function readParameters(map: RewriteMap): string[] {
+  const served = map.routes.flatMap((route) => filtersStep(route)?.served.map((filter) => filter.param) ?? []);
+  return [...new Set([...queryParameters(map.routes), ...served])];
 }
 
 function siteAddress(listen: Listen | undefined): string {

@@ -1,9 +1,10 @@
-import type { ChoiceStep, ErrorAnswer, FiltersStep, MethodStep, PageSizeStep, PageStep, Step } from '../../plan/rewrite-map.ts';
-import { errorVariant } from '../../plan/rewrite-map.ts';
-import { choiceRules, filledValuePattern, numberRangePattern, pageRules, type ValueRule } from '../query-patterns.ts';
+import type { ChoiceStep, ErrorAnswer, MethodStep, PageSizeStep, Step } from '../../plan/rewrite-map.ts';
+import { choiceRules, numberRangePattern, type ValueRule } from '../query-patterns.ts';
 import { translationOf, type RouteContext, type StepKind, type StepOf } from '../step-translation.ts';
-import { identifier, identifiers } from '../route-parts.ts';
-import { REJECTED, escapeBraces, mapBlock, respond } from './syntax.ts';
+import { identifier } from '../route-parts.ts';
+import { filtersRules } from './filter-rules.ts';
+import { pageStepRules } from './page-rules.ts';
+import { REJECTED, escapeBraces, mapBlock, queryPlaceholder, respond } from './syntax.ts';
 
 /**
  * The steps of the map's routes in Caddy's syntax, one function for each kind: `map`s that read the
@@ -11,12 +12,16 @@ import { REJECTED, escapeBraces, mapBlock, respond } from './syntax.ts';
  * that answer the step's error.
  */
 
-/** What a step adds: `map`s and matchers (site level), `respond` lines in step order, parts of the file name. */
+/**
+ * What a step adds: `map`s and matchers (site level), `respond` lines in step order, parts of the file
+ * name, and `respond` lines for when that file does not exist, before the route's own missing-file answer.
+ */
 export interface StepRules {
   maps: string[];
   matchers: string[];
   checks: string[];
   parts: Record<string, string>;
+  missing?: string[];
 }
 
 /** One translation for each kind of step; a kind missing here stops the emit. */
@@ -71,35 +76,6 @@ function pageSizeRules({ map, route, name, query }: RouteContext, step: PageSize
   };
 }
 
-/** The first rejected parameter (in the map's order) given a value: the step's error, in its variant for that name. */
-function filtersRules({ map, route, name, query }: RouteContext, step: FiltersStep): StepRules {
-  const rejected = `${name}_filter_rejected`;
-  const values = step.rejected.map((param) => `&{${queryPlaceholder(query, param)}}`).join('');
-  // The map names the parameter in letters, digits and `_`, which a `vars` matcher compares as is.
-  const names = identifiers(step.rejected, '');
-  const rules = step.rejected.map((param, index) => ({ pattern: filledValuePattern(index), outputs: [names.get(param)!] }));
-  return {
-    maps: [`\t# ${route.name}: the first of these parameters given a value is ${step.error}.`, ...mapBlock(values, [rejected], [''], rules)],
-    matchers: step.rejected.map((param) => `\t@${rejected}_${names.get(param)!} vars {${rejected}} ${names.get(param)!}`),
-    checks: step.rejected.map((param) => `\t\t\t\t${respond(`@${rejected}_${names.get(param)!}`, errorVariant(map.errors[step.error], param))}`),
-    parts: {},
-  };
-}
-
-/** The page: the file its value names (a page past the end names a missing file), or the step's error. */
-function pageStepRules({ map, route, name, query }: RouteContext, step: PageStep): StepRules {
-  const part = `${name}_${identifier(step.sets)}`;
-  const escaped = { ...step, firstFile: escapeBraces(step.firstFile), otherFile: escapeBraces(step.otherFile).replace('\\{n\\}', '{n}') };
-  return valueStepRules({
-    comment: `\t# ${route.name}: the ${step.param} parameter selects {${step.sets}}: absent or empty is 1, "${step.lastAlias}" is ${step.last}; any other value is ${step.error}.`,
-    source: `{${queryPlaceholder(query, step.param)}}`,
-    part,
-    rules: pageRules(escaped, `${part}_d`, (group) => `\${${group}}`),
-    error: map.errors[step.error],
-    sets: step.sets,
-  });
-}
-
 /** A step whose value selects a part of the file name: one map sets the part and whether the value is rejected. */
 function valueStepRules(step: { comment: string; source: string; part: string; rules: ValueRule[]; error: ErrorAnswer; sets: string }): StepRules {
   const rejected = `${step.part}_rejected`;
@@ -112,10 +88,4 @@ function valueStepRules(step: { comment: string; source: string; part: string; r
     checks: [`\t\t\t\t${respond(`@${rejected}`, step.error)}`],
     parts: { [step.sets]: `{${step.part}}` },
   };
-}
-
-function queryPlaceholder(query: Map<string, string>, param: string): string {
-  const placeholder = query.get(param);
-  if (placeholder === undefined) throw new Error(`caddy: no placeholder for the query parameter ${param}`);
-  return placeholder;
 }

@@ -11,22 +11,32 @@ export const QUERY_SUFFIX = `${V}query_suffix`;
 export const REJECTED = 'yes';
 
 /**
- * A `map`: the first rule whose pattern matches `source` sets each destination to its output (a regex
- * output reads `${group}`), else to its default. Outputs are quoted so that Caddy keeps them as text
- * (unquoted, `1` would be a number and `true` a boolean).
+ * A `map`: the first rule that matches `source` sets each destination to its output, else to its
+ * default. A rule is a regular expression (`pattern`; its outputs read `${group}` and are taken as
+ * they are, placeholders included) or an exact `input` (its outputs, like the defaults, have their
+ * placeholders filled in, which is how one map reads another's result). Outputs are quoted so that
+ * Caddy keeps them as text (unquoted, `1` would be a number and `true` a boolean).
  */
-export function mapBlock(source: string, destinations: string[], defaults: string[], rules: { pattern: string; outputs: string[] }[]): string[] {
+export function mapBlock(source: string, destinations: string[], defaults: string[], rules: MapRule[]): string[] {
   return [
     `\tmap ${quote(source)} ${destinations.map((destination) => `{${destination}}`).join(' ')} {`,
-    ...rules.map((rule) => `\t\t${quote(`~${rule.pattern}`)} ${rule.outputs.map(quote).join(' ')}`),
+    ...rules.map((rule) => `\t\t${quote('pattern' in rule ? `~${rule.pattern}` : rule.input)} ${rule.outputs.map(quote).join(' ')}`),
     `\t\tdefault ${defaults.map(quote).join(' ')}`,
     '\t}',
   ];
 }
 
+export type MapRule = { pattern: string; outputs: string[] } | { input: string; outputs: string[] };
+
+/** Text from the map as a regex rule's output, where `$` would start a group's name. */
+export function regexOutput(text: string): string {
+  return text.replace(/\$/g, '$$$$');
+}
+
 /**
  * `respond` with the error's status and body, or its template with Caddy placeholders for the
- * placeholders given (a value from the query is never echoed: it is still percent-encoded).
+ * placeholders given (a value from the query only where it is known to read the same still
+ * percent-encoded and JSON-escaped: Caddy holds it raw).
  */
 export function respond(matcher: string, error: ErrorAnswer, expressions: Record<string, string> = {}): string {
   const escaped = { ...error, body: escapeBraces(error.body), template: error.template && escapeBraces(error.template) };
@@ -45,4 +55,11 @@ export function escapeBraces(text: string): string {
 export function quote(token: string): string {
   if (token.includes('`')) throw new Error(`a Caddyfile token cannot hold a backquote: ${token}`);
   return `\`${token}\``;
+}
+
+/** The placeholder holding the raw last value of a query parameter. */
+export function queryPlaceholder(query: Map<string, string>, param: string): string {
+  const placeholder = query.get(param);
+  if (placeholder === undefined) throw new Error(`caddy: no placeholder for the query parameter ${param}`);
+  return placeholder;
 }

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { errorAnswers, type RewriteMap } from '../../plan/rewrite-map.ts';
+import type { RewriteMap } from '../../plan/rewrite-map.ts';
 import { jsonText } from '../../json-text.ts';
 import { generatedNotice, type HostAdapter } from '../host-adapter.ts';
 
@@ -32,10 +33,13 @@ export const MAP_GLOBAL = 'LDA_REWRITE_MAP';
 /** The binding the Worker fetches files through; the Worker's code uses this name. */
 export const ASSETS_BINDING = 'ASSETS';
 
-/** Static asset files a Worker version may hold (Cloudflare's limits page: Free, then Paid plans). */
+/**
+ * Static asset files a Worker version may hold (Cloudflare's Workers limits page: Free, then Paid
+ * plans). wrangler deploy leaves the check to Cloudflare's API, which applies the account's plan.
+ */
 export const ASSET_FILE_LIMITS = { free: 20_000, paid: 100_000 };
 
-/** A date the workerd that tests run (miniflare 3) knows; Cloudflare accepts any date up to today. */
+/** A date the workerd of the tests' miniflare knows; Cloudflare accepts any date up to today. */
 const COMPATIBILITY_DATE = '2025-07-18';
 
 function workerCode(map: RewriteMap): string {
@@ -43,7 +47,6 @@ function workerCode(map: RewriteMap): string {
 }
 
 function wranglerConfig(map: RewriteMap, dir: string): string {
-  const files = filesInBuild(map);
   const config = {
     name: 'lda-clients-mirror',
     main: 'worker.js',
@@ -60,25 +63,38 @@ function wranglerConfig(map: RewriteMap, dir: string): string {
   return [
     generatedNotice(map, '//'),
     '// Deploy: npx wrangler deploy --config <this file>. worker.js beside it holds the map and the router.',
-    `// The build has about ${files.toLocaleString('en-US')} files; a Worker version holds at most ${ASSET_FILE_LIMITS.free.toLocaleString('en-US')} (Workers Free) or ${ASSET_FILE_LIMITS.paid.toLocaleString('en-US')} (Workers Paid).`,
+    `// ${assetCountNote(filesInFolder(dir))}`,
     JSON.stringify(config, null, 2),
     '',
   ].join('\n');
 }
 
+/** The upload against the plans' limits, so that a build too big for a plan is told at emit, not at deploy. */
+export function assetCountNote(files: number): string {
+  const count = (n: number) => n.toLocaleString('en-US');
+  const { free, paid } = ASSET_FILE_LIMITS;
+  const verdict =
+    files <= free
+      ? 'it fits either plan'
+      : files <= paid
+        ? 'it needs Workers Paid'
+        : 'it fits neither plan, so the deploy is refused: build fewer records, formats or filters, or use a host without a file limit (notes.md)';
+  return `The built folder holds ${count(files)} files, all uploaded as assets; a Worker version holds at most ${count(free)} (Workers Free) or ${count(paid)} (Workers Paid): ${verdict}.`;
+}
+
 /**
- * Files the build wrote (pages, records, error bodies), from the map: each route has a file for every
- * combination of its choices, times its pages (a route with a `page` step) or its records (`{id}`).
+ * Files under the built folder, at any depth: wrangler uploads every one (pages, records, error bodies,
+ * the map and `_build/`), and the limit counts them all. Counted on disk because the map cannot tell:
+ * it names only the filter values with more than one page, and no registrant ids.
  */
-export function filesInBuild(map: RewriteMap): number {
-  let files = errorAnswers(map).length;
-  for (const route of map.routes) {
-    let combinations = route.path.includes('{id}') ? route.count : 1;
-    for (const step of route.steps) {
-      if (step.step === 'choice') combinations *= Object.keys(step.choices).length;
-      if (step.step === 'page') combinations *= step.last;
+export function filesInFolder(dir: string): number {
+  let files = 0;
+  const folders = [dir];
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.isDirectory()) folders.push(path.join(folder, entry.name));
+      else files++;
     }
-    files += combinations;
   }
   return files;
 }

@@ -14,6 +14,130 @@ function escapeSeparator(char) {
   return char === "\u2028" ? "\\u2028" : "\\u2029";
 }
 
+// src/routing/filter-values.ts
+var PYTHON_SPACE = /^[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
+var DIGIT_ZEROS = [
+  48,
+  1632,
+  1776,
+  1984,
+  2406,
+  2534,
+  2662,
+  2790,
+  2918,
+  3046,
+  3174,
+  3302,
+  3430,
+  3558,
+  3664,
+  3792,
+  3872,
+  4160,
+  4240,
+  6112,
+  6160,
+  6470,
+  6608,
+  6784,
+  6800,
+  6992,
+  7088,
+  7232,
+  7248,
+  42528,
+  43216,
+  43264,
+  43472,
+  43504,
+  43600,
+  44016,
+  65296,
+  66720,
+  68912,
+  68928,
+  69734,
+  69872,
+  69942,
+  70096,
+  70384,
+  70736,
+  70864,
+  71248,
+  71360,
+  71376,
+  71386,
+  71472,
+  71904,
+  72016,
+  72688,
+  72784,
+  73040,
+  73120,
+  73184,
+  73552,
+  90416,
+  92768,
+  92864,
+  93008,
+  93552,
+  118e3,
+  120782,
+  120792,
+  120802,
+  120812,
+  120822,
+  123200,
+  123632,
+  124144,
+  124401,
+  125264,
+  130032
+];
+var FINITE_DECIMAL = /^([+-]?)(?=[0-9]|\.[0-9])([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
+function decimalInteger(value, maxDigits) {
+  const text = asciiNumberText(value);
+  const match = text === void 0 ? null : FINITE_DECIMAL.exec(text);
+  if (match === null) return void 0;
+  const exponent = match[4] ? parseInt(match[4], 10) : 0;
+  let digits = match[2] + (match[3] || "");
+  let point = match[2].length + exponent;
+  while (digits.charAt(0) === "0") {
+    digits = digits.slice(1);
+    point--;
+  }
+  if (digits === "" || point <= 0) return "0";
+  if (point > maxDigits) return "";
+  let integer = digits.slice(0, point);
+  while (integer.length < point) integer += "0";
+  return (match[1] === "-" ? "-" : "") + integer;
+}
+function asciiNumberText(value) {
+  let text = "";
+  for (let at = 0; at < value.length; at++) {
+    const code = value.codePointAt(at);
+    if (code > 65535) at++;
+    const char = code < 65536 ? String.fromCharCode(code) : "";
+    if (char === "_") continue;
+    if (char !== "" && PYTHON_SPACE.test(char)) text += " ";
+    else if (code < 128) text += char;
+    else {
+      const digit = unicodeDigit(code);
+      if (digit === void 0) return void 0;
+      text += String(digit);
+    }
+  }
+  return text.replace(/^ +| +$/g, "");
+}
+function unicodeDigit(code) {
+  for (let i = 0; i < DIGIT_ZEROS.length; i++) {
+    const zero = DIGIT_ZEROS[i];
+    if (code >= zero && code < zero + 10) return code - zero;
+  }
+  return void 0;
+}
+
 // src/routing/resolve-request.ts
 var ECHO_LIMIT = 100;
 function resolveRequest(map, method, target) {
@@ -21,17 +145,19 @@ function resolveRequest(map, method, target) {
   const match = matchRoute(map, normalizePath(rawPath));
   if (match === void 0) return error(map.errors.notFound);
   const query = lastValues(rawQuery ?? "");
-  const parts = { id: match.id };
+  const state = { parts: { id: match.id }, last: void 0, listless: false, missing: match.route.missingFile };
   for (const step of match.route.steps) {
-    const answer = runStep(map, step, method, query, parts);
+    const answer = runStep(map, step, method, query, state);
     if (answer !== void 0) return answer;
     if (match.missingSlash && step.step === map.paths.missingSlash.after) {
       return { kind: "redirect", status: map.paths.missingSlash.status, location: `${match.path}/${rawQuery === void 0 ? "" : `?${rawQuery}`}` };
     }
   }
-  return { kind: "file", status: 200, file: fill(match.route.file, parts), missing: map.errors[match.route.missingFile] };
+  if (state.listless) return error(map.errors[state.missing]);
+  return { kind: "file", status: 200, file: fill(match.route.file, state.parts), missing: map.errors[state.missing] };
 }
-function runStep(map, step, method, query, parts) {
+function runStep(map, step, method, query, state) {
+  const parts = state.parts;
   switch (step.step) {
     case "method":
       return step.allowed.includes(method) ? void 0 : error(map.errors[step.error], { method }, method);
@@ -48,27 +174,53 @@ function runStep(map, step, method, query, parts) {
       return size >= 1 && size < step.served ? error(map.errors[step.error], { value }) : void 0;
     }
     case "filters":
-      for (const name of step.rejected) {
-        const value = query.get(name);
-        if (value !== void 0 && value !== "") return error(map.errors[step.error], { name, value }, name);
-      }
-      return void 0;
+      return runFilters(map, step, query, state);
     case "page": {
-      const page = pageNumber(step, query.get(step.param));
+      const page = pageNumber(step, state.last ?? step.last, query.get(step.param));
       if (page === void 0) return error(map.errors[step.error]);
       parts[step.sets] = page === 1 ? step.firstFile : step.otherFile.replace("{n}", String(page));
+      if (page === 1 && state.last !== void 0) state.missing = step.firstMissing;
       return void 0;
     }
     default:
       throw new Error(`unknown step ${step.step}`);
   }
 }
-function pageNumber(step, value) {
+function runFilters(map, step, query, state) {
+  for (const name of step.rejected) {
+    const value2 = query.get(name);
+    if (value2 !== void 0 && value2 !== "") return error(map.errors[step.error], { name, value: value2 }, name);
+  }
+  const used = [];
+  for (const filter2 of step.served) {
+    const value2 = query.get(filter2.param);
+    if (value2 !== void 0 && value2 !== "") used.push(filter2);
+  }
+  state.parts[step.sets] = "";
+  if (used.length === 0) return void 0;
+  if (used.length > 1) {
+    const names = used.map((filter2) => filter2.param);
+    return error(map.errors[step.combinedError], { name: names.join(" and ") }, `${names[0]}&${names[1]}`);
+  }
+  const filter = used[0];
+  const value = query.get(filter.param);
+  const canonical = filterValue(filter, value, map.paths.idDigits);
+  if (canonical === void 0) return error(map.errors[filter.error], { name: filter.param, value }, filter.param);
+  if (canonical === "") state.listless = true;
+  state.parts[step.sets] = filter.folder.replace("{value}", canonical);
+  state.last = Object.hasOwn(filter.lastPages, canonical) ? filter.lastPages[canonical] : 1;
+  return void 0;
+}
+function filterValue(filter, value, idDigits) {
+  if (filter.values === "number") return decimalInteger(value, idDigits);
+  return filter.choices.indexOf(value) >= 0 ? value : void 0;
+}
+function pageNumber(step, last, value) {
   if (value === void 0 || value === "") return 1;
-  if (value === step.lastAlias) return step.last;
+  if (value === step.lastAlias) return last;
   if (!/^[0-9]+$/.test(value)) return void 0;
   const page = Number(value);
-  return page >= 1 && page <= step.last ? page : void 0;
+  return page >= 1 && page <= last ? page : void 0;
 }
 function matchRoute(map, path) {
   const withSlash = path.endsWith("/") ? path : `${path}/`;
@@ -112,15 +264,18 @@ function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (whole, key) => values[key] ?? whole);
 }
 function error(answer, values = {}, variant) {
-  const file = variant !== void 0 && answer.variants?.[variant]?.file || answer.file;
-  let body = answer.body;
-  if (answer.template !== void 0) {
-    body = answer.template.replace(/\{(value|name|method)\}/g, (_, key) => echo(values[key] ?? ""));
+  const own = variant !== void 0 && answer.variants !== void 0 && Object.hasOwn(answer.variants, variant) ? answer.variants[variant] : void 0;
+  const file = own?.file ?? answer.file;
+  const template = own?.template ?? answer.template;
+  let body = own?.body ?? answer.body;
+  if (template !== void 0) {
+    const whole = (own?.template !== void 0 ? own : answer).echo === "whole";
+    body = template.replace(/\{(value|name|method)\}/g, (_, key) => echo(values[key] ?? "", whole));
   }
   return { kind: "error", status: answer.status, body, file };
 }
-function echo(value) {
-  const shown = value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}...` : value;
+function echo(value, whole) {
+  const shown = !whole && value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}...` : value;
   return jsonStringContent(shown);
 }
 

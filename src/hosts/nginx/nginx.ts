@@ -1,16 +1,17 @@
-import type { RewriteMap } from '../../plan/rewrite-map.ts';
+import { filtersStep, type ErrorName, type RewriteMap } from '../../plan/rewrite-map.ts';
 import { generatedNotice, type HostAdapter, type HostTarget } from '../host-adapter.ts';
 import { lastValuePattern, type ValueRule } from '../query-patterns.ts';
 import { DOT_SEGMENT_PATTERN, fillFile, headersBesideContentType, identifiers, queryParameters, routePathPattern } from '../route-parts.ts';
 import type { RouteContext } from '../step-translation.ts';
-import { stepRules } from './step-rules.ts';
+import { stepRules, type Provided } from './step-rules.ts';
 import { V, answer, literal, mapBlock, moved, quote } from './syntax.ts';
 
 /**
  * nginx: the map's routes and steps translated into nginx's own syntax. Each route is a regex
  * `location` (in the map's order) whose steps, in the map's order, are `if (...) { return ... }` (the
  * one use of `if` nginx documents as safe) over variables that `map` blocks (http level) read from
- * the raw query; `try_files` then serves the file the steps named, or the route's missing file. The
+ * the raw query; `try_files` then serves the file the steps named, or the answer for a missing file
+ * (the route's, or the one a step names: the empty list for the first page of a filter's value). The
  * same path without its final slash is a second location: the steps up to the one the map names,
  * then the redirect. nginx matches locations on the percent-decoded path with runs of `/` merged
  * (`merge_slashes`, on by default), which is what the map asks for.
@@ -20,19 +21,23 @@ export const nginx: HostAdapter = {
   summary: 'a server { } block (and the maps it reads) to include in the http { } block of nginx.conf',
   listen: { default: '8080' },
   files: ['lda-mirror.conf'],
-  gaps: {},
+  gaps: {
+    filterSpellings:
+      'white space and `_` in a number, and up to 16 percent-escapes in a value, are read as the preview reads them, but a number with an exponent or with digits of another script gets the 400 `Enter a number.` instead of its list, and an invalid choice is named in its 400 only when it decodes to letters, digits and `-._~+` (else the fixed body, `That choice`): nginx reads a value with regular expressions only, which cannot move a decimal point by an exponent, and no directive decodes a value of any length or escapes it for JSON',
+  },
   emit: (target) => [{ name: 'lda-mirror.conf', text: nginxConfig(target) }],
 };
 
 function nginxConfig({ map, dir, listen }: HostTarget): string {
-  const query = identifiers(queryParameters(map.routes), `${V}q_`);
+  const query = identifiers(readParameters(map), `${V}q_`);
   const routeNames = identifiers(map.routes.map((route) => route.name), V);
   const routes = map.routes.map((route) => routeRules({ map, route, name: routeNames.get(route.name)!, query }));
-  const missingFiles = [...new Set(map.routes.map((route) => route.missingFile))];
+  const missingFiles = [...new Set(routes.flatMap((route) => route.missing))];
   const lines: string[] = [
     generatedNotice(map, '#'),
     '# Include this file in the http { } block of a stock nginx.conf.',
     '',
+    ...hashSizes(routes.map((route) => route.hashEntries)),
     '# The last value of each query parameter the steps read, still percent-encoded ("" when absent).',
     ...[...query].flatMap(([name, variable]) => mapBlock('$args', variable, '', lastValueRule(name, variable))),
     ...routes.flatMap((route) => route.maps),
@@ -82,14 +87,22 @@ function nginxConfig({ map, dir, listen }: HostTarget): string {
  * step, then serves the file; the path without it runs the steps up to the one the map names, then
  * answers the redirect (as the router does, a route without that step serves the file there too).
  */
-function routeRules(context: RouteContext): { maps: string[]; locations: string[] } {
+function routeRules(context: RouteContext): { maps: string[]; locations: string[]; missing: ErrorName[]; hashEntries: number } {
   const { map, route, name } = context;
-  const steps = route.steps.map((step) => stepRules(context, step));
+  // In the map's order, each step seeing what the ones before it provide (the filter's last page).
+  const earlier: Provided = {};
+  const steps = route.steps.map((step) => {
+    const rules = stepRules({ ...context, earlier: { ...earlier } }, step);
+    Object.assign(earlier, rules.provides);
+    return rules;
+  });
   const parts = Object.assign({ id: `\${${name}_id}` }, ...steps.map((step) => step.parts)) as Record<string, string>;
   const unfilled = [...route.file.matchAll(/\{(\w+)\}/g)].find(([, key]) => parts[key!] === undefined);
   if (unfilled) throw new Error(`nginx: no step of route ${route.name} fills ${unfilled[0]} of ${route.file}`);
   const file = `/${fillFile(literal(route.file), parts)}`;
-  const serve = [`        try_files ${quote(file)} @${V}${route.missingFile};`];
+  // The answer when the file does not exist: the route's, unless a step names it (the page: the empty list for a first page).
+  const missing = steps.find((step) => step.missing !== undefined)?.missing ?? { expression: route.missingFile, answers: [route.missingFile] };
+  const serve = [`        try_files ${quote(file)} ${quote(`@${V}${missing.expression}`)};`];
   const { missingSlash, idDigits } = map.paths;
   const redirectAt = route.steps.findIndex((step) => step.step === missingSlash.after);
   const withoutSlash =
@@ -98,6 +111,8 @@ function routeRules(context: RouteContext): { maps: string[]; locations: string[
       : [...steps.slice(0, redirectAt + 1).flatMap((step) => step.checks), ...moved(missingSlash.status)];
   return {
     maps: steps.flatMap((step) => step.maps),
+    missing: missing.answers,
+    hashEntries: Math.max(0, ...steps.map((step) => step.hashEntries ?? 0)),
     locations: [
       `    # ${route.name}: ${route.path}`,
       `    location ~ ${quote(routePathPattern(route.path, { idGroup: `${name}_id`, idDigits }))} {`,
@@ -111,6 +126,33 @@ function routeRules(context: RouteContext): { maps: string[]; locations: string[
       '',
     ],
   };
+}
+
+/**
+ * nginx keeps variable names and each `map`'s exact strings in hashes of fixed-size buckets, and at
+ * startup warns when its default sizes cannot hold them: the filters' maps add many variables (each
+ * named capture is one), and a big build's last pages make one map of thousands of entries, which
+ * at 64 bytes a bucket fit one to a bucket (measured with nginx 1.22: 128-byte buckets and a hash of
+ * four times the entries hold them). These directives belong to the http { } block.
+ */
+function hashSizes(entries: number[]): string[] {
+  const mapSize = Math.max(DEFAULT_MAP_HASH_MAX, 2 ** Math.ceil(Math.log2(Math.max(1, 4 * Math.max(0, ...entries)))));
+  return [
+    '# Hash sizes for the variables and maps below (http level: drop a line that your nginx.conf sets too).',
+    `variables_hash_bucket_size ${HASH_BUCKET};`,
+    `map_hash_bucket_size ${HASH_BUCKET};`,
+    `map_hash_max_size ${mapSize};`,
+    '',
+  ];
+}
+
+const HASH_BUCKET = 128;
+const DEFAULT_MAP_HASH_MAX = 2048;
+
+/** The query parameters the steps read: those every host reads, and the served filters' own. */
+function readParameters(map: RewriteMap): string[] {
+  const served = map.routes.flatMap((route) => filtersStep(route)?.served.map((filter) => filter.param) ?? []);
+  return [...new Set([...queryParameters(map.routes), ...served])];
 }
 
 /** The rule that captures a parameter's last raw value as `$group`, into `variable`. */

@@ -22,6 +22,24 @@ export function mapBlock(source: string, variable: string, fallback: string, rul
   ];
 }
 
+/**
+ * A `map` block of exact strings, which nginx looks up in a hash rather than trying regexes one by
+ * one: the size of a big build's lists of values costs no time per request. nginx matches these
+ * strings ignoring case, so a source that may differ from a key only in case must be checked again.
+ */
+export function exactMapBlock(source: string, variable: string, fallback: string, entries: readonly (readonly [string, string])[]): string[] {
+  return [`map ${source} $${variable} {`, ...entries.map(([key, value]) => `    ${exactKey(key)} ${quote(value)};`), `    default ${quote(fallback)};`, '}', ''];
+}
+
+/**
+ * An exact key of a `map`: `""` for the empty string; a key that nginx would read as a regex (`~...`)
+ * or as one of the block's own words takes the `\` that nginx documents for them.
+ */
+function exactKey(key: string): string {
+  if (key === '') return '""';
+  return quote(/^~|^(?:default|hostnames|include|volatile)$/.test(key) ? `\\${key}` : key);
+}
+
 /** `1` when `source` matches none of the rules: a value the step does not accept. */
 export function rejectedMap(source: string, variable: string, rules: ValueRule[]): string[] {
   return mapBlock(source, variable, '1', rules.map((rule) => ({ pattern: rule.pattern, part: '' })));

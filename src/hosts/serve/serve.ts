@@ -7,6 +7,14 @@ import { translationOf, type StepKind, type StepOf } from '../step-translation.t
 const QUERY = 'serve never sees the query string: every list request gets the first page in id order';
 
 /**
+ * serve-handler reads the path alone (`url.parse(request.url).pathname`), and nothing in serve.json
+ * matches a query: the only way to keep a filter from getting the unfiltered list would be to serve
+ * no list at all.
+ */
+const FILTERED =
+  'serve never sees the query string: a filtered request (`?client_state=TX`, an invalid value, two filters) gets the unfiltered first page with a 200, and no serve.json can tell it apart';
+
+/**
  * `npx serve` (serve-handler inside) on the built folder, for a quick look without the preview.
  * serve-handler routes by the percent-decoded path alone and never sees the query string, so this is
  * the part of the map a path can express: each route's answer to a request without a query (the list's
@@ -26,6 +34,8 @@ export const serve: HostAdapter = {
     last: QUERY,
     formats: 'serve never sees the query string: `format` is ignored (lists and records answer their no-format files), and an unknown format is not a 404',
     rejections: 'serve never sees the query string: nothing is rejected with a 400',
+    filters: FILTERED,
+    filterSpellings: FILTERED,
     methods: 'serve answers every method as GET (no 405)',
     head: 'HEAD is GET without a body, but serve never sees the query string (HEAD ?page=9 is 200, not 404)',
     missingSlash: 'the 301 drops the query string, and repeated slashes are a 301 to the merged path instead of being read as one',
@@ -94,9 +104,9 @@ const WITHOUT_QUERY: { [K in StepKind]: (step: StepOf<K>) => Part } = {
   // serve answers every method alike (a declared gap): nothing to translate.
   method: () => undefined,
   choice: (step) => (Object.hasOwn(step.choices, '') ? { sets: step.sets, value: step.choices['']! } : 'no file'),
-  // An absent page size or filter rejects nothing.
+  // An absent page size rejects nothing; no filter in use fills the filter's part with ''.
   pageSize: () => undefined,
-  filters: () => undefined,
+  filters: (step) => ({ sets: step.sets, value: '' }),
   page: (step) => ({ sets: step.sets, value: step.firstFile }),
 };
 

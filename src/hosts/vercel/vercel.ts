@@ -1,20 +1,12 @@
-import {
-  errorVariant,
-  type ChoiceStep,
-  type ErrorAnswer,
-  type FiltersStep,
-  type MethodStep,
-  type PageSizeStep,
-  type PageStep,
-  type RewriteMap,
-  type Route,
-  type Step,
-} from '../../plan/rewrite-map.ts';
+import type { PageStep, RewriteMap, Route, Step } from '../../plan/rewrite-map.ts';
 import type { HostAdapter, HostTarget } from '../host-adapter.ts';
 import { escapeRegex } from '../query-patterns.ts';
 import { fillFile } from '../route-parts.ts';
-import { translationOf, type StepKind, type StepOf } from '../step-translation.ts';
-import { ID, numberRange, pathPattern, splitPath } from './patterns.ts';
+import { translationOf } from '../step-translation.ts';
+import { ID, pathPattern, splitPath } from './patterns.ts';
+import { TRANSLATIONS, errorRoute, query, rule, type QueryCondition, type Selection, type Translated, type VercelRoute } from './step-routes.ts';
+
+export type { QueryCondition, VercelRoute } from './step-routes.ts';
 
 /**
  * Vercel: one `vercel.json`, in the built folder that Vercel deploys (notes.md beside this file).
@@ -25,17 +17,14 @@ import { ID, numberRange, pathPattern, splitPath } from './patterns.ts';
  * the folder, so `api/v1/clients/index.json` would answer `/api/v1/clients/?page=2`. Routes run
  * before the files.
  *
- * The first route puts the map's headers on every answer but the redirects (`continue`). Then each route of the map,
- * its steps translated in the map's order: the missing slash as a 301 (query kept) after the step the
- * map names; every step that can answer an error gives its error route (an unserved format, an
- * unsupported ordering, a page_size of 1 to 24, a filter, a page that is neither a number in range nor
- * the alias), so the first step that fails answers; then one route for each combination of the values
- * the steps serve names its file; then the route's missing-file answer for a file the build did not
- * write (an id no record has). A `has` item without a value needs the parameter with a non-empty
- * value, one with a value needs it to match that regular expression, whose named groups fill the
- * destination. Errors are the map's error files with the error's status. The last route answers
- * anything else, the build's own files included, with the JSON 404. Each `/` of a path also matches a
- * run of them, so repeated slashes read as one.
+ * The first route puts the map's headers on every answer but the redirects (`continue`). Then each
+ * route of the map, its steps translated in the map's order (step-routes.ts): the missing slash as a
+ * 301 (query kept) after the step the map names; every step that can answer an error gives its error
+ * routes, so the first step that fails answers; then one route for each way through the steps names
+ * its file; then the answers for a file the build did not write (a filter's value that no client
+ * has, a page past a filtered list's end, an id no record has). Errors are the map's error files with
+ * the error's status. The last route answers anything else, the build's own files included, with the
+ * JSON 404. Each `/` of a path also matches a run of them, so repeated slashes read as one.
  */
 export const vercel: HostAdapter = {
   name: 'vercel',
@@ -43,6 +32,10 @@ export const vercel: HostAdapter = {
   files: ['vercel.json'],
   publishedWithSite: true,
   gaps: {
+    filters:
+      "an invalid choice (`client_state=tx`) gets the filter's 400 with a fixed body (`That choice is not one of the available choices.`), not the body that names the value: a route answers with a file, and no file holds every value",
+    filterSpellings:
+      'a route copies a part of the value into a file name but cannot compute with it: white space around a number is read as the preview reads it, but a number written with an exponent, `_` or non-ASCII digits gets the 400 `Enter a number.` instead of its list, and an invalid choice beyond letters and digits the fixed body',
     methods:
       "every answer of vercel.json's routes is a file, and Vercel answers methods other than GET and HEAD on its files itself (a 405 without the JSON body)",
     headers:
@@ -51,159 +44,76 @@ export const vercel: HostAdapter = {
   emit: (target) => [{ name: 'vercel.json', text: `${JSON.stringify(vercelConfig(target), null, 2)}\n` }],
 };
 
-/** A `has` or `missing` item over the query string. */
-export interface QueryCondition {
-  type: 'query';
-  key: string;
-  value?: string;
-}
-
-/** One of Vercel's routes (the Build Output API's `Source` route, which vercel.json's `routes` share). */
-export interface VercelRoute {
-  src: string;
-  dest?: string;
-  headers?: Record<string, string>;
-  status?: number;
-  continue?: boolean;
-  /** A `dest` that does not exist goes on through the routes after it, with the rewritten path. */
-  check?: boolean;
-  caseSensitive?: boolean;
-  has?: QueryCondition[];
-  missing?: QueryCondition[];
-}
-
 export interface VercelConfig {
   $schema: string;
   routes: VercelRoute[];
 }
 
-/** Requests that pass a step one way: the conditions that say so and the parts of the file they fill. */
-interface Selection {
-  has: QueryCondition[];
-  missing: QueryCondition[];
-  parts: Record<string, string>;
-}
-
-/** A step translated: its error routes, and the ways through it that fill a part of the file. */
-interface Translated {
-  errors: VercelRoute[];
-  /** Absent: the step fills nothing (every request that passes it goes on alike). */
-  selections?: Selection[];
-}
-
-type Translation<S extends Step> = (step: S, map: RewriteMap, src: string) => Translated;
-
-/** The named group of the page number, as the destinations use it (`$n`; the path's id is `$id`). */
-const NUMBER = 'n';
-
-/** One translation for each kind of step; a kind missing here is an error at emit time. */
-const TRANSLATIONS: { [K in StepKind]: Translation<StepOf<K>> } = {
-  method: methodStep,
-  choice: choiceStep,
-  pageSize: pageSizeStep,
-  filters: filtersStep,
-  page: pageStep,
-};
+/**
+ * Vercel's limit of routes per deployment ("Routes created per Deployment", vercel.com/docs/limits:
+ * 2,048 on Hobby and Pro, more only on Enterprise). A longer file would not deploy, so emit stops.
+ */
+export const ROUTE_LIMIT = 2048;
 
 function vercelConfig({ map }: HostTarget): VercelConfig {
   const notFound = map.errors.notFound;
-  return {
-    $schema: 'https://openapi.vercel.sh/vercel.json',
-    routes: [
-      { src: '^/.*$', headers: { ...map.headers }, continue: true },
-      ...map.routes.flatMap((route) => routeRules(map, route)),
-      { src: '^/.*$', dest: `/${notFound.file}`, status: notFound.status },
-    ],
-  };
+  const routes = [
+    { src: '^/.*$', headers: { ...map.headers }, continue: true },
+    ...map.routes.flatMap((route) => routeRules(map, route)),
+    { src: '^/.*$', dest: `/${notFound.file}`, status: notFound.status },
+  ];
+  if (routes.length > ROUTE_LIMIT) {
+    throw new Error(
+      `vercel: this build needs ${routes.length.toLocaleString('en-US')} routes, more than the ${ROUTE_LIMIT.toLocaleString('en-US')} Vercel deploys (vercel.com/docs/limits); build with fewer --filters or --formats`,
+    );
+  }
+  return { $schema: 'https://openapi.vercel.sh/vercel.json', routes };
 }
 
-/** A route's steps in order (the missing slash after the step the map names), then its files, then its missing-file answer. */
+/** A route's steps in order (the missing slash after the step the map names), then its files, then its missing-file answers. */
 function routeRules(map: RewriteMap, route: Route): VercelRoute[] {
   const src = pathPattern(route.path, map.paths.idDigits);
   const rules: VercelRoute[] = [];
   let selections: Selection[] = [{ has: [], missing: [], parts: {} }];
   for (const step of route.steps) {
-    const translated = translationOf<Translation<Step>>('vercel', route, TRANSLATIONS, step)(step, map, src);
+    const translated = translationOf<Translation>('vercel', route, TRANSLATIONS, step)(step, map, src, selections);
     rules.push(...translated.errors);
-    if (translated.selections !== undefined) selections = combine(selections, translated.selections);
+    selections = translated.selections;
     if (step.step === map.paths.missingSlash.after) rules.push(missingSlashRedirect(route.path, map.paths.missingSlash.status));
   }
   const files = selections.map(({ has, missing, parts }) => ({
-    ...rule(src, destination(fillFile(route.file, { ...parts, id: `$${ID}` })), has, missing),
+    ...rule(src, destination(fillFile(route.file, { ...parts, id: `$${ID}` }), src, has), has, missing),
     check: true,
   }));
-  return [...rules, ...files, missingFileRoute(route, selections, map.errors[route.missingFile])];
+  return [...rules, ...files, ...missingFileRoutes(map, route, selections)];
 }
 
-/** Every way through the steps so far, each continued by every way through the next step. */
-function combine(before: Selection[], after: Selection[]): Selection[] {
-  return before.flatMap((first) =>
-    after.map((then) => ({ has: [...first.has, ...then.has], missing: [...first.missing, ...then.missing], parts: { ...first.parts, ...then.parts } })),
-  );
-}
-
-/** Every answer of a route is a file, which Vercel answers only to GET and HEAD (gaps.methods): no route. */
-function methodStep(_step: MethodStep): Translated {
-  return { errors: [] };
-}
-
-/**
- * A value the map does not serve is the error; so is the parameter left out (or empty, which `has`
- * does not count as present) when the map does not serve the empty value. Each value served is a way
- * through, filling its part.
- */
-function choiceStep(step: ChoiceStep, map: RewriteMap, src: string): Translated {
-  const error = map.errors[step.error];
-  const served = Object.keys(step.choices).filter((value) => value !== '');
-  const errors = [
-    errorRoute(src, error, {
-      has: [query(step.param)],
-      ...(served.length > 0 ? { missing: [query(step.param, `^(?:${served.map(escapeRegex).join('|')})$`)] } : {}),
-    }),
-  ];
-  if (step.choices[''] === undefined) errors.push(errorRoute(src, error, { missing: [query(step.param)] }));
-  const selections = Object.entries(step.choices).map(([value, part]) => ({ ...selects(step.param, value), parts: { [step.sets]: part } }));
-  return { errors, selections };
-}
-
-/** A whole number from 1 to `served - 1` (leading zeros allowed) is the error; any other value is ignored. */
-function pageSizeStep(step: PageSizeStep, map: RewriteMap, src: string): Translated {
-  if (step.served <= 1) return { errors: [] };
-  return { errors: [errorRoute(src, map.errors[step.error], { has: [query(step.param, `^0*(?:${numberRange(1, step.served - 1)})$`)] })] };
-}
-
-/** Each rejected parameter with a non-empty value (an empty one is absent to `has`) is the error naming it. */
-function filtersStep(step: FiltersStep, map: RewriteMap, src: string): Translated {
-  return { errors: step.rejected.map((name) => errorRoute(src, errorVariant(map.errors[step.error], name), { has: [query(name)] })) };
-}
-
-/**
- * A value that is neither the alias nor a number from 1 to the last (leading zeros allowed) is the
- * error. The ways through: the alias (the last page), the number 1 (the first page's own file), any
- * other number in range (its file, the number filled in from a named group), and the parameter left
- * out or empty (the first page).
- */
-function pageStep(step: PageStep, map: RewriteMap, src: string): Translated {
-  const file = (page: number | string) => (page === 1 ? step.firstFile : step.otherFile.replace('{n}', String(page)));
-  const page = (value: string, part: string): Selection => ({ has: [query(step.param, value)], missing: [], parts: { [step.sets]: part } });
-  const selections = [page(`^${escapeRegex(step.lastAlias)}$`, file(step.last)), page('^0*1$', file(1))];
-  if (step.last >= 2) selections.push(page(`^0*(?<${NUMBER}>${numberRange(2, step.last)})$`, file(`$${NUMBER}`)));
-  selections.push({ has: [], missing: [query(step.param)], parts: { [step.sets]: file(1) } });
-  const pages = `^(?:${escapeRegex(step.lastAlias)}|0*(?:${numberRange(1, step.last)}))$`;
-  return { errors: [errorRoute(src, map.errors[step.error], { has: [query(step.param)], missing: [query(step.param, pages)] })], selections };
-}
+type Translation = (step: Step, map: RewriteMap, src: string, before: Selection[]) => Translated;
 
 /**
  * A file route whose destination does not exist goes on through the routes after it with the
- * rewritten path: this one, matching every file the route's file routes name, answers those with the
- * route's missing-file answer (an id no record has).
+ * rewritten path. These answer it: a filter's first page (a value that no client has) with the page
+ * step's `firstMissing` answer, the empty list, for a request that names that filter; any other file
+ * the route's file routes name with the route's missing-file answer (a page past a filtered list's
+ * end, an id no record has).
  */
-function missingFileRoute(route: Route, selections: Selection[], answer: ErrorAnswer): VercelRoute {
+function missingFileRoutes(map: RewriteMap, route: Route, selections: Selection[]): VercelRoute[] {
+  const page = route.steps.find((step): step is PageStep => step.step === 'page');
+  const filters = [...new Set(selections.flatMap((selection) => selection.filter?.param ?? []))];
+  const firstPages = page === undefined ? [] : filters.map((param) => {
+    const files = selections.filter((selection) => selection.filter?.param === param && selection.parts[page.sets] === page.firstFile);
+    return errorRoute(`^/${filePattern(route.file, files)}$`, map.errors[page.firstMissing], { has: [query(param)] });
+  });
+  return [...firstPages, errorRoute(`^/${filePattern(route.file, selections)}$`, map.errors[route.missingFile])];
+}
+
+/** Every file the selections name, as a regular expression: each part any of its values, a `$name` any segment. */
+function filePattern(file: string, selections: Selection[]): string {
   const choices = new Map<string, Set<string>>();
   for (const { parts } of selections) {
     for (const [name, value] of Object.entries(parts)) choices.set(name, (choices.get(name) ?? new Set()).add(value));
   }
-  const pattern = route.file
+  return file
     .split(/(\{\w+\})/)
     .map((piece) => {
       const name = /^\{(\w+)\}$/.exec(piece)?.[1];
@@ -214,7 +124,6 @@ function missingFileRoute(route: Route, selections: Selection[], answer: ErrorAn
       return `(?:${alternatives.join('|')})${values.includes('') ? '?' : ''}`;
     })
     .join('');
-  return errorRoute(`^/${pattern}$`, answer);
 }
 
 /** The path with its final slash, from the path without it (any number of digits for an id, as sent). */
@@ -224,26 +133,13 @@ function missingSlashRedirect(routePath: string, status: number): VercelRoute {
   return { src: pathPattern(routePath, 0, { slash: false }), status, headers: { Location: location }, caseSensitive: true };
 }
 
-/** A destination whose literal text cannot read as a `$name` of the route; its placeholders stand alone. */
-function destination(text: string): string {
-  const literal = text.replace(new RegExp(`\\$(?:${ID}|${NUMBER})(?![A-Za-z0-9])`, 'g'), '');
+/**
+ * A destination whose `$name`s are all named groups of its route (`src` or a `has` value), none
+ * followed by a letter or digit that would read as part of the name; any other `$` is refused.
+ */
+function destination(text: string, src: string, has: QueryCondition[]): string {
+  const names = [src, ...has.map((item) => item.value ?? '')].flatMap((pattern) => [...pattern.matchAll(/\(\?<([A-Za-z][A-Za-z0-9]*)>/g)].map((match) => match[1]!));
+  const literal = names.reduce((rest, name) => rest.replace(new RegExp(`\\$${name}(?![A-Za-z0-9])`, 'g'), ''), text);
   if (literal.includes('$')) throw new Error(`vercel: a destination cannot hold ${JSON.stringify(text)}`);
   return `/${text}`;
-}
-
-/** The conditions for a parameter that selects `value` (`""`: left out or empty). */
-function selects(name: string, value: string): { has: QueryCondition[]; missing: QueryCondition[] } {
-  return value === '' ? { has: [], missing: [query(name)] } : { has: [query(name, `^${escapeRegex(value)}$`)], missing: [] };
-}
-
-function query(key: string, value?: string): QueryCondition {
-  return value === undefined ? { type: 'query', key } : { type: 'query', key, value };
-}
-
-function rule(src: string, dest: string, has: QueryCondition[], missing: QueryCondition[]): VercelRoute {
-  return { src, dest, caseSensitive: true, ...(has.length > 0 ? { has } : {}), ...(missing.length > 0 ? { missing } : {}) };
-}
-
-function errorRoute(src: string, answer: ErrorAnswer, conditions: { has?: QueryCondition[]; missing?: QueryCondition[] } = {}): VercelRoute {
-  return { ...rule(src, `/${answer.file}`, conditions.has ?? [], conditions.missing ?? []), status: answer.status };
 }
