@@ -1,4 +1,3 @@
-import { filtersStep, type RewriteMap } from '../../plan/rewrite-map.ts';
 import { generatedNotice, type HostAdapter, type HostTarget, type Listen } from '../host-adapter.ts';
 import { lastValuePattern } from '../query-patterns.ts';
 import { DOT_SEGMENT_PATTERN, fillFile, identifiers, queryParameters, routePathPattern } from '../route-parts.ts';
@@ -30,7 +29,7 @@ export const caddy: HostAdapter = {
 };
 
 function caddyfile({ map, dir, listen }: HostTarget): string {
-  const query = identifiers(readParameters(map), `${V}q_`);
+  const query = identifiers(queryParameters(map.routes), `${V}q_`);
   const routeNames = identifiers(map.routes.map((route) => route.name), V);
   const routes = map.routes.map((route) => routeRules({ map, route, name: routeNames.get(route.name)!, query }));
   const lines = [
@@ -124,15 +123,6 @@ function routeRules(context: RouteContext): { maps: string[]; matchers: string[]
       '\t\t}',
     ],
   };
-}
-
-/**
- * The query parameters the steps read: those `queryParameters` lists, and the filters the list serves,
- * whose values select a folder.
- */
-function readParameters(map: RewriteMap): string[] {
-  const served = map.routes.flatMap((route) => filtersStep(route)?.served.map((filter) => filter.param) ?? []);
-  return [...new Set([...queryParameters(map.routes), ...served])];
 }
 
 function siteAddress(listen: Listen | undefined): string {

@@ -1,4 +1,4 @@
-import { filtersStep, type ErrorName, type RewriteMap } from '../../plan/rewrite-map.ts';
+import type { ErrorName, RewriteMap } from '../../plan/rewrite-map.ts';
 import { generatedNotice, type HostAdapter, type HostTarget } from '../host-adapter.ts';
 import { lastValuePattern, type ValueRule } from '../query-patterns.ts';
 import { DOT_SEGMENT_PATTERN, fillFile, headersBesideContentType, identifiers, queryParameters, routePathPattern } from '../route-parts.ts';
@@ -29,7 +29,7 @@ export const nginx: HostAdapter = {
 };
 
 function nginxConfig({ map, dir, listen }: HostTarget): string {
-  const query = identifiers(readParameters(map), `${V}q_`);
+  const query = identifiers(queryParameters(map.routes), `${V}q_`);
   const routeNames = identifiers(map.routes.map((route) => route.name), V);
   const routes = map.routes.map((route) => routeRules({ map, route, name: routeNames.get(route.name)!, query }));
   const missingFiles = [...new Set(routes.flatMap((route) => route.missing))];
@@ -148,12 +148,6 @@ function hashSizes(entries: number[]): string[] {
 
 const HASH_BUCKET = 128;
 const DEFAULT_MAP_HASH_MAX = 2048;
-
-/** The query parameters the steps read: those every host reads, and the served filters' own. */
-function readParameters(map: RewriteMap): string[] {
-  const served = map.routes.flatMap((route) => filtersStep(route)?.served.map((filter) => filter.param) ?? []);
-  return [...new Set([...queryParameters(map.routes), ...served])];
-}
 
 /** The rule that captures a parameter's last raw value as `$group`, into `variable`. */
 function lastValueRule(name: string, variable: string): ValueRule[] {
