@@ -96,7 +96,8 @@ async function measureRun(run: number): Promise<RunFigures> {
   log(`run ${run}: full build ${build.wallSeconds.toFixed(1)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB`);
   const figures: RunFigures = { build };
   if (phases.has('floor')) {
-    figures.floor = runChild('scripts/bench/floor-child.ts', [out, path.join(root, 'floor'), String(Math.max(8, os.availableParallelism() * 4))]);
+    // The build's folder, not the link: the floor walks real files.
+    figures.floor = runChild('scripts/bench/floor-child.ts', [out, path.join(root, 'floor')]);
     log(`run ${run}: floor ${figures.floor.wallSeconds.toFixed(1)} s`);
   }
   if (phases.has('unchanged')) {
@@ -202,9 +203,12 @@ function report(figures: RunFigures[], previewFigures: Awaited<ReturnType<typeof
     ['records/s, MB/s', `${(records / build).toFixed(0)}, ${(mb / build).toFixed(1)}`],
   ];
   if (phases.has('floor')) {
+    // Build and floor alternate in one run; the disk is noisy, so the best of each is compared.
+    const best = (pick: (run: RunFigures) => number) => Math.min(...figures.map(pick));
     rows.push(
-      ['floor (same tree from one buffer), wall', `${m((r) => r.floor!.wallSeconds).toFixed(1)} s`],
-      ["build / floor (median of the runs' ratios)", `${m((r) => r.build.wallSeconds / r.floor!.wallSeconds).toFixed(2)}`],
+      ['floor (same tree, one buffer, writeFileSync, one thread), wall', `${m((r) => r.floor!.wallSeconds).toFixed(1)} s`],
+      ['build, each run; floor, each run', `${figures.map((r) => r.build.wallSeconds.toFixed(1)).join(', ')} s; ${figures.map((r) => r.floor!.wallSeconds.toFixed(1)).join(', ')} s`],
+      ['best build / best floor', `${best((r) => r.build.wallSeconds).toFixed(1)} / ${best((r) => r.floor!.wallSeconds).toFixed(1)} = ${(best((r) => r.build.wallSeconds) / best((r) => r.floor!.wallSeconds)).toFixed(2)}`],
     );
   }
   if (phases.has('unchanged')) {

@@ -1,24 +1,49 @@
 /**
- * The floor: the same tree as a build (same folders, names and sizes, read from its manifest) written
- * by the same writer from one preallocated buffer, in the build's order (the writer makes each folder
- * as its first file comes, as in a build). No JSON, no SQLite, no hashing: what the file system costs
- * on its own.
+ * The floor: what this machine's file system costs for the build's output on its own. It walks the
+ * built tree (untimed), then writes the same paths with the same sizes from one preallocated buffer,
+ * with mkdirSync and writeFileSync in one thread: no JSON, no SQLite, no hashing, no worker, no
+ * promise per file, and no code of the build (nothing from src/), so that the build cannot make its
+ * own floor look slow.
  */
-import { rmSync } from 'node:fs';
-import { FileWriter } from '../../src/write/file-writer.ts';
-import { readManifest } from '../../src/write/manifest.ts';
+import { mkdirSync, opendirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { reportChild } from './child-stats.ts';
 
-const [built, target, concurrency] = process.argv.slice(2);
-const entries: { path: string; size: number }[] = [];
-for await (const entry of readManifest(built!)) entries.push({ path: entry.path, size: entry.size });
-const buffer = Buffer.alloc(entries.reduce((max, entry) => Math.max(max, entry.size), 0), 0x78);
+const [built, target] = process.argv.slice(2);
+
+/** Every file below `dir` (the build's bookkeeping folder `_build/` included: the build writes it too). */
+function walk(dir: string, relative: string, files: { path: string; size: number }[], folders: string[]): void {
+  const handle = opendirSync(path.join(dir, relative));
+  try {
+    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
+      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) {
+        folders.push(child);
+        walk(dir, child, files, folders);
+      } else {
+        files.push({ path: child, size: statSync(path.join(dir, child)).size });
+      }
+    }
+  } finally {
+    handle.closeSync();
+  }
+}
+
+const files: { path: string; size: number }[] = [];
+const folders: string[] = [];
+walk(built!, '', files, folders);
+const buffer = Buffer.alloc(files.reduce((max, file) => Math.max(max, file.size), 0), 0x78);
 rmSync(target!, { recursive: true, force: true });
 
 await reportChild(async () => {
-  const writer = new FileWriter(target!, Number(concurrency));
-  for (const entry of entries) await writer.write(entry.path, buffer.subarray(0, entry.size));
-  const stats = await writer.finish();
-  return { files: stats.written, bytes: stats.bytesWritten };
+  let bytes = 0;
+  mkdirSync(target!, { recursive: true });
+  // Parents come before their children in a walk, so each folder is made once, without `recursive`.
+  for (const folder of folders) mkdirSync(path.join(target!, folder));
+  for (const file of files) {
+    writeFileSync(path.join(target!, file.path), buffer.subarray(0, file.size));
+    bytes += file.size;
+  }
+  return { files: files.length, bytes };
 });
 rmSync(target!, { recursive: true, force: true });
