@@ -28,6 +28,7 @@ Try:
   curl '${base}/api/v1/clients/?ordering=-id'
   curl '${base}/api/v1/clients/?ordering=-name&page=2&format=json'
   curl '${base}/api/v1/clients/?page=last'
+  curl '${base}/api/v1/clients/?client_country=US&ordering=-name'
   curl '${base}/api/v1/clients/44400/'
   curl '${base}/api/v1/registrants/401105130/?format=api'`);
 
