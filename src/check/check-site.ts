@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PAGE_SIZE } from '../contract.ts';
 import { loadMap } from '../built-folder.ts';
 import { lastPageFor } from '../plan/page-count.ts';
-import { MAP_FILE, choiceStep, errorAnswers, filtersStep, listRoute, recordRoutes, type RewriteMap } from '../plan/rewrite-map.ts';
+import { MAP_FILE, choiceStep, errorAnswers, filtersStep, listRoute, recordRoutes, type RewriteMap, type ServedFilter } from '../plan/rewrite-map.ts';
 import { API_FOLDER, pageFileName, recordKind } from '../plan/site-layout.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { PathIndex } from '../store/path-index.ts';
@@ -121,14 +121,31 @@ interface ListOfPage {
   last: number;
 }
 
+/** What `listOf` needs of the map, found once per map: it runs for every page of the folder. */
+interface ListShape {
+  prefix: string;
+  last: number;
+  served: Map<string, ServedFilter>;
+}
+const listShapes = new WeakMap<RewriteMap, ListShape>();
+
+function listShape(map: RewriteMap): ListShape {
+  let shape = listShapes.get(map);
+  if (shape === undefined) {
+    const list = listRoute(map);
+    const served = new Map((filtersStep(list)?.served ?? []).map((filter) => [filter.param, filter]));
+    listShapes.set(map, (shape = { prefix: list.file.slice(0, list.file.indexOf('{')), last: list.page.last, served }));
+  }
+  return shape;
+}
+
 function listOf(file: string, map: RewriteMap): ListOfPage | undefined {
-  const list = listRoute(map);
-  const prefix = list.file.slice(0, list.file.indexOf('{'));
+  const { prefix, last, served: filters } = listShape(map);
   if (!file.startsWith(prefix)) return undefined;
   const folder = path.posix.dirname(file) + '/';
   const first = /^([a-z_]+)=([^/]*)\//.exec(folder.slice(prefix.length));
-  const served = first === null ? undefined : filtersStep(list)?.served.find((filter) => filter.param === first[1]);
-  if (served === undefined) return { folder, filter: undefined, last: list.page.last };
+  const served = first === null ? undefined : filters.get(first[1]!);
+  if (served === undefined) return { folder, filter: undefined, last };
   const value = first![2]!;
   return { folder, filter: { name: served.param, value }, last: Object.hasOwn(served.lastPages, value) ? served.lastPages[value]! : 1 };
 }
@@ -224,7 +241,7 @@ function checkCounts(map: RewriteMap, index: LinkTracker, problem: (text: string
     const of = listOf(`${folder}${pageFileName(1)}`, map);
     if (of?.filter !== undefined) filteredValues.set(`${of.filter.name}=${of.filter.value}/`, of);
   }
-  const prefix = listRoute(map).file.slice(0, listRoute(map).file.indexOf('{'));
+  const { prefix } = listShape(map);
   for (const [valueFolder, of] of filteredValues) {
     for (const folder of listFolders(map)) {
       const filtered = `${prefix}${valueFolder}${folder.slice(prefix.length)}`;
