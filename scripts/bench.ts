@@ -60,10 +60,17 @@ const phases = new Set((values.phases ?? 'build,floor,unchanged,nightly').split(
 const log = (text: string) => console.error(`[bench] ${text}`);
 
 function runChild(script: string, args: string[]): ChildStats {
+  waitForBackgroundRemovals();
   execFileSync('sync');
   const result = spawnSync(process.execPath, [...tsx, script, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (result.status !== 0) throw new Error(`${script} failed:\n${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as ChildStats;
+}
+
+/** A build deletes its previous folder from a process of its own: let it finish before the next measure starts. */
+function waitForBackgroundRemovals(): void {
+  const pending = () => readdirSync(root).some((entry) => entry.startsWith('.out.trash-'));
+  for (const started = Date.now(); pending() && Date.now() - started < 600_000; ) spawnSync('sleep', ['0.5']);
 }
 
 function prepareInputs(): void {
@@ -85,6 +92,8 @@ interface RunFigures {
   floor?: ChildStats;
   unchanged?: ChildStats;
   nightly?: ChildStats;
+  /** The least a rebuild after the nightly change must do: its folders made, changed files written, the rest linked. */
+  changeFloor?: ChildStats;
 }
 
 async function measureRun(run: number): Promise<RunFigures> {
@@ -108,6 +117,8 @@ async function measureRun(run: number): Promise<RunFigures> {
     await writeNightlyChange(path.join(baseInput, 'clients.ndjson'), path.join(nightlyInput, 'nightly.ndjson'));
     figures.nightly = runChild('scripts/bench/build-child.ts', [nightlyInput, out, formats, filters]);
     log(`run ${run}: rebuild, nightly change ${figures.nightly.wallSeconds.toFixed(1)} s`);
+    figures.changeFloor = runChild('scripts/bench/change-floor-child.ts', [out, path.join(root, 'floor')]);
+    log(`run ${run}: floor of the nightly change ${figures.changeFloor.wallSeconds.toFixed(1)} s`);
   }
   return figures;
 }
@@ -214,13 +225,17 @@ function report(figures: RunFigures[], previewFigures: Awaited<ReturnType<typeof
   if (phases.has('unchanged')) {
     rows.push(
       ['rebuild, no change: wall, peak RSS', `${m((r) => r.unchanged!.wallSeconds).toFixed(1)} s, ${m((r) => r.unchanged!.peakRssMb).toFixed(0)} MB`],
-      ['rebuild, no change: files written', `${m((r) => summaryOf(r.unchanged).written)} (${m((r) => summaryOf(r.unchanged).linked).toLocaleString('en-US')} linked)`],
+      ['rebuild, no change: files written', `${m((r) => summaryOf(r.unchanged).written)} (${summaryOf(figures[0]!.unchanged).upToDate ? 'up to date: nothing built' : `${m((r) => summaryOf(r.unchanged).linked).toLocaleString('en-US')} linked`})`],
+      ['rebuild, no change / full build (same run)', figures.map((r) => (r.unchanged!.wallSeconds / r.build.wallSeconds).toFixed(3)).join(', ')],
     );
   }
   if (phases.has('nightly')) {
     rows.push(
       ['rebuild, nightly change: wall, peak RSS', `${m((r) => r.nightly!.wallSeconds).toFixed(1)} s, ${m((r) => r.nightly!.peakRssMb).toFixed(0)} MB`],
       ['rebuild, nightly change: files written, removed', `${m((r) => summaryOf(r.nightly).written).toLocaleString('en-US')}, ${m((r) => summaryOf(r.nightly).removed)}`],
+      ['rebuild, nightly change / full build (same run)', figures.map((r) => (r.nightly!.wallSeconds / r.build.wallSeconds).toFixed(2)).join(', ')],
+      ['floor of the nightly change (folders made, changed files written, the rest linked), wall', figures.map((r) => `${r.changeFloor!.wallSeconds.toFixed(1)} s`).join(', ')],
+      ['nightly change floor / full build (same run)', figures.map((r) => (r.changeFloor!.wallSeconds / r.build.wallSeconds).toFixed(2)).join(', ')],
     );
   }
   if (previewFigures) {
@@ -253,6 +268,8 @@ function report(figures: RunFigures[], previewFigures: Awaited<ReturnType<typeof
 }
 
 prepareInputs();
+log('compiling the program the build children run (lib/)');
+execFileSync(process.execPath, [...tsx, 'scripts/compile.ts'], { stdio: 'inherit' });
 const figures: RunFigures[] = [];
 for (let run = 1; run <= runs; run++) figures.push(await measureRun(run));
 const previewFigures = values['skip-preview'] ? undefined : await measurePreview();

@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import type { BuildOptions } from './config.ts';
 import type { InputProblem } from './errors.ts';
 import { ORDERINGS, type FilterName } from './contract.ts';
-import { checkSite } from './check/check-site.ts';
 import { findInputFiles } from './ingest/find-input-files.ts';
 import { loadRecords } from './ingest/load-records.ts';
 import { filterChoices } from './choices/filter-choices.ts';
@@ -15,14 +14,14 @@ import { timedStages } from './report/timed-stages.ts';
 import { checkRecordsInAreRecordsOut } from './check/records-balance.ts';
 import { RecordStore } from './store/record-store.ts';
 import { serve } from './hosts/serve/serve.ts';
-import { readManifestBatches } from './write/manifest.ts';
+import { clearChangeLists, readManifestBatches } from './write/manifest.ts';
 import { openOutputSlot } from './write/output-slot.ts';
-import { writeSite } from './write/write-site.ts';
-import type { WriterIO } from './write/file-writer.ts';
+import { buildFingerprint, readBuildRecord, writeBuildRecord } from './write/build-record.ts';
+import type { BuildFault } from './produce/thread-settings.ts';
 
-/** What a build touches of the world, for tests to replace: the file system calls of the writer. */
+/** What a build gets wrong on purpose, for tests: failing file system calls, or a broken body. */
 export interface BuildWorld {
-  io?: WriterIO;
+  faults?: BuildFault[];
 }
 
 export interface BuildSummary {
@@ -54,7 +53,12 @@ export interface BuildSummary {
   stages: Record<string, number>;
   /** What the user should know about the settings (a default they may not want), for the caller to show. */
   warnings: string[];
+  /** True when the inputs, options and program were those of the current output: nothing was built. */
+  upToDate: boolean;
 }
+
+/** What a build records of its summary, for a later build with the same fingerprint to report. */
+type RecordedCounts = Omit<BuildSummary, 'out' | 'buildDir' | 'written' | 'linked' | 'removed' | 'leftoversRemoved' | 'seconds' | 'stages' | 'warnings' | 'upToDate'>;
 
 /**
  * The build, top to bottom: find input files -> read and validate records into the store -> plan the
@@ -66,6 +70,16 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
   const { progress, stages } = timedStages(reporter);
   const inputFiles = await findInputFiles(options.inputs);
   const slot = await openOutputSlot(options.out);
+  const fingerprint = await buildFingerprint(inputFiles, options);
+  const current = slot.previousDir === undefined || options.force ? undefined : readBuildRecord<RecordedCounts>(slot.previousDir);
+  if (current?.fingerprint === fingerprint) {
+    clearChangeLists(slot.previousDir!);
+    await slot.abandon();
+    progress.end();
+    const seconds = (performance.now() - started) / 1000;
+    const summary = { out: slot.out, buildDir: slot.previousDir!, written: 0, linked: 0, removed: 0, leftoversRemoved: slot.leftovers, seconds, stages: stages() };
+    return { ...current.counts, ...summary, warnings: options.warnings, upToDate: true };
+  }
   const store = RecordStore.create(slot.storeFile);
   try {
     progress.stage('read');
@@ -99,32 +113,27 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     // The configuration of the host that needs no other (`npx serve dist`), listed and linked like every file.
     const hostFiles = serve.emit({ map, dir: slot.buildDir }).map((file) => ({ path: file.name, body: file.text }));
     const total = siteFileCount(map, options.formats, filteredPages) + hostFiles.length;
-    const written = await writeSite(produceSite(store.file, map, options.formats, hostFiles), {
+    // Each render thread verifies every body it writes (the check), so the folder is not read again.
+    const written = await produceSite({
+      storeFile: store.file,
+      map,
+      formats: options.formats,
+      extraFiles: hostFiles,
       root: slot.buildDir,
       previousDir: slot.previousDir,
-      concurrency: options.concurrency,
-      io: world.io,
+      threads: options.concurrency,
+      verify: options.check,
+      problemLimit: options.problemLimit,
+      faults: world.faults,
       onProgress: (files) => progress.update({ done: files, total, unit: 'files' }),
     });
     store.destroy();
     checkRecordsInAreRecordsOut(loaded, counts, written, options.formats.length);
-    if (options.check) {
-      progress.stage('check');
-      const checked = await checkSite(slot.buildDir, {
-        indexFile: `${slot.storeFile}.check`,
-        onProgress: (files, total) => progress.update({ done: files, total, unit: 'files' }),
-      });
-      if (checked.problems.length > 0) {
-        throw new Error(`the new build fails its check, so it was not published:\n  ${checked.problems.join('\n  ')}`);
-      }
+    if (written.problems.length > 0) {
+      throw new Error(`the new build fails its check, so it was not published:\n  ${written.problems.join('\n  ')}`);
     }
 
-    progress.stage('switch');
-    await slot.commit();
-    progress.end();
-    return {
-      out: slot.out,
-      buildDir: slot.buildDir,
+    const recorded: RecordedCounts = {
       inputFiles: inputFiles.length,
       recordsRead: loaded.recordsRead,
       skipped: loaded.skipped,
@@ -134,6 +143,16 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       pages: (listRoute(map).page.last + filteredPages) * ORDERINGS.length * options.formats.length,
       files: written.files,
       bytes: written.bytes,
+    };
+    writeBuildRecord(slot.buildDir, { fingerprint, counts: recorded });
+
+    progress.stage('switch');
+    await slot.commit(options.removePrevious);
+    progress.end();
+    return {
+      ...recorded,
+      out: slot.out,
+      buildDir: slot.buildDir,
       written: written.written,
       linked: written.linked,
       removed: written.removed,
@@ -141,6 +160,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       seconds: (performance.now() - started) / 1000,
       stages: stages(),
       warnings: options.warnings,
+      upToDate: false,
     };
   } catch (error) {
     progress.end();

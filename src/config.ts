@@ -15,6 +15,10 @@ export interface BuildConfig {
   problemLimit?: string | number;
   skipInvalid?: boolean;
   skipCheck?: boolean;
+  /** Build even when the inputs, options and program are those of the current output. */
+  force?: boolean;
+  /** Remove the previous build before returning (`wait`, the default), or in a process of its own (`background`, the command line). */
+  removePrevious?: 'wait' | 'background';
 }
 
 /** A build's settings, checked and resolved once. */
@@ -30,6 +34,8 @@ export interface BuildOptions {
   skipInvalid: boolean;
   /** Verify the new folder (links, reachability, counts, manifest) before switching to it. */
   check: boolean;
+  force: boolean;
+  removePrevious: 'wait' | 'background';
   /** What the user should know about the settings (a default they may not want), for the command to print. */
   warnings: string[];
 }
@@ -59,10 +65,12 @@ export function resolveBuildOptions(config: BuildConfig): BuildOptions {
     baseUrl: parseBaseUrl(config.baseUrl || DEFAULT_BASE_URL),
     formats: parseFormats(config.formats ?? DEFAULT_FORMATS),
     filters: parseFilters(config.filters ?? DEFAULT_FILTERS),
-    concurrency: wholeNumber('--concurrency', config.concurrency ?? Math.max(8, availableParallelism() * 4), 1),
+    concurrency: wholeNumber('--concurrency', config.concurrency ?? availableParallelism(), 1),
     problemLimit: wholeNumber('--problem-limit', config.problemLimit ?? 50, 1),
     skipInvalid: config.skipInvalid ?? false,
     check: !(config.skipCheck ?? false),
+    force: config.force ?? false,
+    removePrevious: config.removePrevious ?? 'wait',
     warnings,
   };
 }

@@ -60,7 +60,6 @@ describe('the programmatic entry', () => {
       'read',
       'index',
       'write',
-      'check',
       'switch',
     ]);
     const writes = events.filter((event) => event.stage === 'write' && event.done !== undefined);

@@ -20,7 +20,8 @@ const ALLOWED: Record<string, string[]> = {
   // The library's entry (what `import ... from 'lda-clients-mirror'` gives): the commands' functions.
   index: ['build', 'config', 'preview', 'report', 'check', 'hosts', 'built-folder', 'sync', 'write', 'plan'],
   build: ['config', 'ingest', 'store', 'plan', 'render', 'produce', 'write', 'report', 'check', 'hosts', 'choices'],
-  check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest'],
+  // The build's verifier knows the units the render threads take (render), and is run by them (produce).
+  check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest', 'render'],
   config: [],
   ingest: ['render', 'store'],
   store: [],
@@ -29,8 +30,9 @@ const ALLOWED: Record<string, string[]> = {
   plan: [],
   render: ['plan', 'store'],
   routing: ['plan'],
-  produce: ['render', 'store', 'plan'],
-  write: ['plan', 'produce', 'store'],
+  // Each render thread verifies (check) and writes (write) what it renders.
+  produce: ['render', 'store', 'plan', 'check', 'write'],
+  write: ['plan', 'store', 'config'],
   preview: ['routing', 'plan', 'built-folder'],
   hosts: ['plan', 'routing'],
   sync: ['config'],
@@ -47,7 +49,7 @@ const GROUND_FLOOR = ['contract', 'errors', 'json-text'];
 const PACKAGE_OWNERS: Record<string, string | string[]> = {
   'better-sqlite3': 'store',
   'fast-glob': 'ingest',
-  'p-limit': ['write', 'sync'],
+  'p-limit': 'sync',
   'serve-handler': 'preview',
   'tsx/esm/api': 'produce',
 };

@@ -1,5 +1,4 @@
 import { mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { build } from '../src/build.ts';
@@ -91,10 +90,16 @@ describe('npm run check', () => {
   it('a build whose new folder fails its check is not published', async () => {
     const before = snapshot(out);
     writeFileSync(input, ndjson(Array.from({ length: 61 }, (_, i) => clientRecord(i + 1))));
-    // A writer that corrupts one file: the bytes on disk no longer match the manifest.
-    const io = { ...fs, writeFile: (file: string, data: Uint8Array) => fs.writeFile(file, file.endsWith('/61/index.json') ? Buffer.from('{}') : data) };
-    await expect(build(resolveBuildOptions({ input: [input], out, baseUrl: 'https://m.example.org' }), undefined, { io })).rejects.toThrow(
-      /fails its check, so it was not published:[\s\S]*api\/v1\/clients\/61\/index\.json differs from the manifest/,
+    // A renderer with bugs: a record file without its url, and a page that is not JSON.
+    const faults = [
+      { file: 'api/v1/clients/61/index.json', body: '{"id":61}' },
+      { file: 'api/v1/clients/format=json/ordering=-name/page=2.json', body: '{"count":61,' },
+    ];
+    await expect(build(resolveBuildOptions({ input: [input], out, baseUrl: 'https://m.example.org' }), undefined, { faults })).rejects.toThrow(
+      /fails its check, so it was not published:[\s\S]*api\/v1\/clients\/61\/index\.json: url is missing/,
+    );
+    await expect(build(resolveBuildOptions({ input: [input], out, baseUrl: 'https://m.example.org' }), undefined, { faults })).rejects.toThrow(
+      /api\/v1\/clients\/format=json\/ordering=-name\/page=2\.json: not JSON/,
     );
     expect(snapshot(out)).toEqual(before);
     expect(readlinkSync(out)).toBe(before.link);

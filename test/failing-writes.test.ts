@@ -1,31 +1,11 @@
 import { readdirSync, writeFileSync } from 'node:fs';
-import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.ts';
 import { resolveBuildOptions } from '../src/config.ts';
-import type { WriterIO } from '../src/write/file-writer.ts';
 import { snapshot } from './support/folder-snapshot.ts';
 import { clientRecord, ndjson } from './support/records.ts';
 import { tempFolder } from './support/temp-folder.ts';
-
-/** A file system error as Node raises it, with its code and the path. */
-function failure(code: string, call: string, file: string): NodeJS.ErrnoException {
-  const messages: Record<string, string> = { ENOSPC: 'no space left on device', EACCES: 'permission denied', EEXIST: 'file already exists' };
-  return Object.assign(new Error(`${code}: ${messages[code]}, ${call} '${file}'`), { code, path: file });
-}
-
-/** The real calls, except that `call` fails with `code` from its `after`-th use on. */
-function failingIO(call: keyof WriterIO, code: string, after = 0): WriterIO {
-  let calls = 0;
-  const io: WriterIO = { writeFile: fs.writeFile, link: fs.link, copyFile: fs.copyFile, mkdir: fs.mkdir };
-  const real = io[call] as (...args: unknown[]) => Promise<unknown>;
-  (io as unknown as Record<string, unknown>)[call] = async (...args: unknown[]) => {
-    if (++calls > after) throw failure(code, call, String(args[call === 'link' || call === 'copyFile' ? 1 : 0]));
-    return real(...args);
-  };
-  return io;
-}
 
 describe('failing writes', () => {
   const temp = tempFolder();
@@ -49,12 +29,12 @@ describe('failing writes', () => {
   }
 
   it.each([
-    ['a full disk', 'writeFile', 'ENOSPC', 25],
-    ['permission denied on a write', 'writeFile', 'EACCES', 0],
-    ['permission denied on a link', 'link', 'EACCES', 10],
-    ['a file in the way of a folder', 'mkdir', 'EEXIST', 2],
+    ['a full disk', 'writeFileSync', 'ENOSPC', 25],
+    ['permission denied on a write', 'writeFileSync', 'EACCES', 0],
+    ['permission denied on a link', 'linkSync', 'EACCES', 10],
+    ['a file in the way of a folder', 'mkdirSync', 'EEXIST', 2],
   ] as const)('%s: a clear error naming the path, and the previous output intact', async (_name, call, code, after) => {
-    const result = build(options(), undefined, { io: failingIO(call, code, after) });
+    const result = build(options(), undefined, { faults: [{ call, code, after }] });
     await expect(result).rejects.toThrow(new RegExp(`${code}.*'${path.dirname(out).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\.out\\.build-`));
     expectPreviousIntact();
   });

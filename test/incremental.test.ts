@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type BuildSummary } from '../src/build.ts';
@@ -33,9 +33,9 @@ describe('incremental output (unfiltered lists)', () => {
     Array.from({ length: 60 }, (_, i) =>
       clientRecord(i + 1, { name: `CLIENT ${(i * 7) % 60}` }, { id: 900 + (i % 3), name: renamed && i % 3 === 1 ? 'RENAMED' : `R${i % 3}` }),
     ).concat(extra);
-  const rebuild = async (list: ReturnType<typeof clientRecord>[]): Promise<BuildSummary> => {
+  const rebuild = async (list: ReturnType<typeof clientRecord>[], force = false): Promise<BuildSummary> => {
     writeFileSync(input, ndjson(list));
-    return build(resolveBuildOptions({ input: [input], out, baseUrl: 'https://m.example.org', filters: 'none' }));
+    return build(resolveBuildOptions({ input: [input], out, baseUrl: 'https://m.example.org', filters: 'none', force }));
   };
   let first: Map<string, [number, number, string]>;
 
@@ -45,9 +45,19 @@ describe('incremental output (unfiltered lists)', () => {
   });
   afterAll(() => temp.remove());
 
-  it('a rebuild with no change writes no file: every file keeps its inode and modification time', async () => {
+  it('a rebuild with no change finds the output up to date: nothing built, every file as it was', async () => {
+    const buildDir = realpathSync(out);
     const summary = await rebuild(records());
-    expect(summary).toMatchObject({ written: 0, linked: first.size, files: first.size, removed: 0 });
+    expect(summary).toMatchObject({ upToDate: true, written: 0, linked: 0, files: first.size, removed: 0 });
+    expect(realpathSync(out)).toBe(buildDir);
+    expect(inventory(out)).toEqual(first);
+    expect(lines(path.join(out, '_build/changed.txt'))).toEqual([]);
+    expect(lines(path.join(out, '_build/removed.txt'))).toEqual([]);
+  });
+
+  it('forced, a rebuild with no change writes no file: every file keeps its inode and modification time', async () => {
+    const summary = await rebuild(records(), true);
+    expect(summary).toMatchObject({ upToDate: false, written: 0, linked: first.size, files: first.size, removed: 0 });
     expect(inventory(out)).toEqual(first);
     expect(lines(path.join(out, '_build/changed.txt'))).toEqual([]);
   });

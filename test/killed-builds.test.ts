@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, runCliAsync } from './support/cli.ts';
-import { snapshot } from './support/folder-snapshot.ts';
+import { backgroundRemovalsDone, snapshot } from './support/folder-snapshot.ts';
 import { clientRecord, ndjson } from './support/records.ts';
 import { tempFolder } from './support/temp-folder.ts';
 
@@ -126,6 +126,7 @@ describe('killed builds', () => {
     const after = snapshot(out);
     const siteFiles = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).filter(([file]) => !file.startsWith('_build')));
     expect(siteFiles(after.files)).toEqual(siteFiles(previous.files));
+    await backgroundRemovalsDone(path.dirname(out));
     expect(readdirSync(path.dirname(out)).sort()).toEqual(['out', after.link, LOCK].sort());
   }, 60_000);
 });

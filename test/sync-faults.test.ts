@@ -7,7 +7,7 @@ import { sync } from '../src/sync/sync.ts';
 import { REPO_ROOT } from './support/cli.ts';
 import { CONFORMANCE_BASE_URL, setFolder } from './support/conformance.ts';
 import { FAULT_KINDS, MAINTENANCE_PAGE, startFaultyUpstream } from './support/faulty-upstream.ts';
-import { snapshot } from './support/folder-snapshot.ts';
+import { builtFromRecords } from './support/folder-snapshot.ts';
 import { spawnAsync } from './support/spawn-async.ts';
 import { startTestUpstream } from './support/test-upstream.ts';
 import { tempFolder } from './support/temp-folder.ts';
@@ -66,9 +66,9 @@ describe('a sync through an upstream that fails one answer in five', () => {
 
       expect(readdirSync(out)).toEqual(['clients.ndjson']);
       expect(readFileSync(path.join(out, 'clients.ndjson')).equals(cleanRecords)).toBe(true);
-      const rebuilt = snapshot(await buildFrom(out, 'faulty-site')).files;
-      expect(rebuilt).toEqual(snapshot(await buildFrom(path.join(temp.path, 'clean'), 'clean-site')).files);
-      expect(rebuilt).toEqual(snapshot(original).files);
+      const rebuilt = builtFromRecords(await buildFrom(out, 'faulty-site'));
+      expect(rebuilt).toEqual(builtFromRecords(await buildFrom(path.join(temp.path, 'clean'), 'clean-site')));
+      expect(rebuilt).toEqual(builtFromRecords(original));
     } finally {
       await upstream.stop();
     }

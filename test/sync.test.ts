@@ -12,7 +12,7 @@ import { retryAfterMs } from '../src/sync/upstream.ts';
 import { sync, SyncError, type SyncOptions } from '../src/sync/sync.ts';
 import { REPO_ROOT, runCli } from './support/cli.ts';
 import { CONFORMANCE_BASE_URL, setFolder } from './support/conformance.ts';
-import { snapshot } from './support/folder-snapshot.ts';
+import { builtFromRecords } from './support/folder-snapshot.ts';
 import { spawnAsync } from './support/spawn-async.ts';
 import { startTestUpstream, type Fault, type LoggedRequest } from './support/test-upstream.ts';
 import { tempFolder } from './support/temp-folder.ts';
@@ -67,7 +67,7 @@ afterAll(() => temp.remove());
 /** A site built from what a sync saved, compared file by file with the site it was synced from. */
 async function expectRoundTrip(syncedFolder: string, original: string, name: string): Promise<void> {
   const rebuilt = await buildFrom(syncedFolder, path.join(temp.path, name));
-  expect(snapshot(rebuilt).files).toEqual(snapshot(original).files);
+  expect(builtFromRecords(rebuilt)).toEqual(builtFromRecords(original));
 }
 
 describe('a round trip through the preview', () => {
@@ -307,7 +307,7 @@ describe('npm run nightly', () => {
       expect(second.status, second.stderr).toBe(0);
       expect(second.stdout).toMatch(/^\+ api\/v1\/clients\/[0-9]+\/index\.json$/m);
       // The site is the full set's, but for the change lists, which say what this night changed.
-      expect(withoutChangeLists(snapshot(site).files)).toEqual(withoutChangeLists(snapshot(full).files));
+      expect(withoutChangeLists(builtFromRecords(site))).toEqual(withoutChangeLists(builtFromRecords(full)));
 
       const third = await runCliAsync(args);
       expect(third.stdout).toContain('Change for deploy: 0 file(s) to upload');

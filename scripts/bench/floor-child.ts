@@ -5,33 +5,14 @@
  * promise per file, and no code of the build (nothing from src/), so that the build cannot make its
  * own floor look slow.
  */
-import { mkdirSync, opendirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { walkBuiltTree } from './built-tree.ts';
 import { reportChild } from './child-stats.ts';
 
 const [built, target] = process.argv.slice(2);
 
-/** Every file below `dir` (the build's bookkeeping folder `_build/` included: the build writes it too). */
-function walk(dir: string, relative: string, files: { path: string; size: number }[], folders: string[]): void {
-  const handle = opendirSync(path.join(dir, relative));
-  try {
-    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
-      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) {
-        folders.push(child);
-        walk(dir, child, files, folders);
-      } else {
-        files.push({ path: child, size: statSync(path.join(dir, child)).size });
-      }
-    }
-  } finally {
-    handle.closeSync();
-  }
-}
-
-const files: { path: string; size: number }[] = [];
-const folders: string[] = [];
-walk(built!, '', files, folders);
+const { files, folders } = walkBuiltTree(built!);
 const buffer = Buffer.alloc(files.reduce((max, file) => Math.max(max, file.size), 0), 0x78);
 rmSync(target!, { recursive: true, force: true });
 

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
 import { opendirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PAGE_SIZE } from '../contract.ts';
 import { loadMap } from '../built-folder.ts';
-import { lastPageFor } from '../plan/page-count.ts';
-import { MAP_FILE, choiceStep, errorAnswers, filtersStep, listRoute, recordRoutes, type RewriteMap, type ServedFilter } from '../plan/rewrite-map.ts';
+import { MAP_FILE, choiceStep, errorAnswers, listRoute, recordRoutes, type RewriteMap } from '../plan/rewrite-map.ts';
 import { API_FOLDER, pageFileName, recordKind } from '../plan/site-layout.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { PathIndex } from '../store/path-index.ts';
 import { LinkTracker } from './link-tracker.ts';
+import { checkPage, checkRecord, listOf, listShape, type ListOfPage } from './page-rules.ts';
 import { BUILD_FOLDER, readManifestBatches } from '../write/manifest.ts';
 
 export interface CheckResult {
@@ -27,12 +26,6 @@ export interface CheckOptions {
   onProgress?: (files: number, total: number) => void;
 }
 
-interface Page {
-  count: number;
-  next: string | null;
-  previous: string | null;
-  results: { id: number; url: string; registrant: { id: number; url: string } }[];
-}
 
 /**
  * Verifies a built folder as a client would find it:
@@ -114,42 +107,6 @@ async function indexManifest(dir: string, index: PathIndex, tracker: LinkTracker
   return listed;
 }
 
-/** The list a page file belongs to: its folder, its filter (if any), and the last page the map gives it. */
-interface ListOfPage {
-  folder: string;
-  filter: { name: string; value: string } | undefined;
-  last: number;
-}
-
-/** What `listOf` needs of the map, found once per map: it runs for every page of the folder. */
-interface ListShape {
-  prefix: string;
-  last: number;
-  served: Map<string, ServedFilter>;
-}
-const listShapes = new WeakMap<RewriteMap, ListShape>();
-
-function listShape(map: RewriteMap): ListShape {
-  let shape = listShapes.get(map);
-  if (shape === undefined) {
-    const list = listRoute(map);
-    const served = new Map((filtersStep(list)?.served ?? []).map((filter) => [filter.param, filter]));
-    listShapes.set(map, (shape = { prefix: list.file.slice(0, list.file.indexOf('{')), last: list.page.last, served }));
-  }
-  return shape;
-}
-
-function listOf(file: string, map: RewriteMap): ListOfPage | undefined {
-  const { prefix, last, served: filters } = listShape(map);
-  if (!file.startsWith(prefix)) return undefined;
-  const folder = path.posix.dirname(file) + '/';
-  const first = /^([a-z_]+)=([^/]*)\//.exec(folder.slice(prefix.length));
-  const served = first === null ? undefined : filters.get(first[1]!);
-  if (served === undefined) return { folder, filter: undefined, last };
-  const value = first![2]!;
-  return { folder, filter: { name: served.param, value }, last: Object.hasOwn(served.lastPages, value) ? served.lastPages[value]! : 1 };
-}
-
 /** Files reached without a link: the map, the error bodies, and the first page of every list. */
 function entryPoints(map: RewriteMap): string[] {
   const entries = [MAP_FILE, ...new Set(errorAnswers(map).map((answer) => answer.file))];
@@ -183,51 +140,6 @@ function* walk(dir: string, relative = ''): Generator<string> {
   }
 }
 
-type Follow = (from: string, field: string, link: unknown, reaches?: boolean) => string | undefined;
-
-function checkPage(file: string, bytes: Buffer, map: RewriteMap, follow: Follow, problem: (text: string) => void): void {
-  const page = parse<Page>(file, bytes, problem);
-  if (page === undefined) return;
-  if (!Array.isArray(page.results)) return problem(`${file}: no results`);
-  const list = listRoute(map);
-  const name = path.posix.basename(file);
-  const number = name === pageFileName(1) ? 1 : Number(/^page=([0-9]+)\.json$/.exec(name)?.[1]);
-  const of = listOf(file, map);
-  if (!Number.isInteger(number) || of === undefined) return problem(`${file}: not a page of a list`);
-  const last = of.last;
-  const served = PAGE_SIZE;
-  // A filtered list's count is its own: the map holds only its last page.
-  const count = of.filter === undefined ? list.count : page.count;
-  const expected = number < last ? served : count - served * (last - 1);
-  if (page.count !== count) problem(`${file}: count ${page.count}, the map says ${count}`);
-  if (of.filter !== undefined && lastPageFor(count) !== last) problem(`${file}: count ${count} makes ${lastPageFor(count)} pages, the map says ${last}`);
-  if (page.results.length !== expected) problem(`${file}: ${page.results.length} results, expected ${expected}`);
-  const neighbour = (field: 'next' | 'previous', to: number) => {
-    const link = page[field];
-    const exists = to >= 1 && to <= last;
-    if (!exists && link !== null) problem(`${file}: ${field} is ${link}, expected null`);
-    if (exists && link === null) problem(`${file}: ${field} is null, expected page ${to}`);
-    if (exists && link !== null) {
-      const target = follow(file, field, link);
-      if (target !== undefined && target !== `${path.posix.dirname(file)}/${pageFileName(to)}`) problem(`${file}: ${field} leads to ${target}`);
-    }
-  };
-  neighbour('next', number + 1);
-  neighbour('previous', number - 1);
-  for (const client of page.results) {
-    follow(file, `url of client ${client?.id}`, client?.url);
-    follow(file, `url of registrant ${client?.registrant?.id}`, client?.registrant?.url);
-  }
-}
-
-function checkRecord(file: string, bytes: Buffer, follow: Follow, problem: (text: string) => void): void {
-  const record = parse<{ id: number; url: string; registrant?: { url: string } }>(file, bytes, problem);
-  if (record === undefined) return;
-  const self = follow(file, 'url', record?.url, false);
-  if (self !== undefined && self !== file) problem(`${file}: url leads to ${self}`);
-  if (recordKind(file) === 'clients') follow(file, 'url of its registrant', record?.registrant?.url);
-}
-
 function checkCounts(map: RewriteMap, index: LinkTracker, problem: (text: string) => void): void {
   const pagesIn = index.pagesByFolder(/^(?:index|page=[0-9]+)\.json$/);
   const last = listRoute(map).page.last;
@@ -257,11 +169,3 @@ function checkCounts(map: RewriteMap, index: LinkTracker, problem: (text: string
   }
 }
 
-function parse<T>(file: string, bytes: Buffer, problem: (text: string) => void): T | undefined {
-  try {
-    return JSON.parse(bytes.toString('utf8')) as T;
-  } catch (error) {
-    problem(`${file}: not JSON (${(error as Error).message})`);
-    return undefined;
-  }
-}

@@ -3,10 +3,10 @@
  * kept as id numbers per folder, so that the millions of links a check follows are set operations,
  * not database updates, and ten times the registry still fits in a few tens of megabytes.
  */
-const RECORD_FILE = /^(api\/v1\/(?:clients|registrants)\/)([0-9]+)(\/[^/]+)$/;
+export const RECORD_FILE = /^(api\/v1\/(?:clients|registrants)\/)([0-9]+)(\/[^/]+)$/;
 
 /** The key of a record file's group: its route's folder and its file name, `api/v1/clients/*\/index.json`. */
-function groupOf(record: RegExpExecArray): string {
+export function groupOf(record: RegExpExecArray): string {
   return `${record[1]}*${record[3]}`;
 }
 

@@ -1,13 +1,12 @@
 import type { LoadStats } from '../ingest/load-records.ts';
 import type { StoreCounts } from '../store/record-store.ts';
-import type { SiteWriteStats } from '../write/write-site.ts';
 
 /**
  * Every record read is accounted for: served as a client, replaced by a later copy of its id, or
  * skipped as invalid; and every client and registrant has its record file in every format. A
  * mismatch is a bug of this program, and the build fails rather than publish it.
  */
-export function checkRecordsInAreRecordsOut(loaded: LoadStats, counts: StoreCounts, written: SiteWriteStats, formats: number): void {
+export function checkRecordsInAreRecordsOut(loaded: LoadStats, counts: StoreCounts, written: { recordFiles: Record<string, number> }, formats: number): void {
   const accounted = counts.clients + counts.replacedClients + loaded.skipped;
   const problems: string[] = [];
   if (loaded.recordsRead !== accounted) {

@@ -25,10 +25,12 @@ Options:
   --filters <list>      filters whose lists are precomputed, from registrant_id, client_state,
                         client_country, client_ppb_state, client_ppb_country; or none
                         (default: ${DEFAULT_FILTERS})
-  --concurrency <n>     file writes at once (default: 4 per core, at least 8)
+  --concurrency <n>     render threads, each writing its own files (default: one per core)
   --problem-limit <n>   bad records listed before giving up on listing (default: 50)
   --skip-invalid        build anyway, leaving out invalid records (listed in the summary)
-  --skip-check          do not verify the new folder (lda-mirror check) before switching to it
+  --skip-check          do not verify each file as it is written (the check) before switching
+  --force               build even when the inputs, options and program are those of the current
+                        output (otherwise such a build has nothing to do and says so)
   -h, --help            this help`,
 
   async run(argv) {
@@ -42,6 +44,7 @@ Options:
       'problem-limit': { type: 'string' },
       'skip-invalid': { type: 'boolean' },
       'skip-check': { type: 'boolean' },
+      force: { type: 'boolean' },
     });
     if (values.help) {
       console.log(this.usage);
@@ -57,6 +60,9 @@ Options:
       problemLimit: values['problem-limit'],
       skipInvalid: values['skip-invalid'],
       skipCheck: values['skip-check'],
+      force: values.force,
+      // The previous build is deleted by a process of its own: the command returns when the new one is out.
+      removePrevious: 'background',
     };
     const summary = await build(config, { progress: terminalProgress() });
     console.log(formatSummary(summary));
@@ -68,7 +74,9 @@ Options:
 export function formatSummary(summary: BuildSummary): string {
   const n = (value: number) => value.toLocaleString('en-US');
   const lines = [
-    `Built ${summary.out} in ${summary.seconds.toFixed(1)} s`,
+    summary.upToDate
+      ? `Up to date: ${summary.out} was built from the same inputs, options and program; nothing written (--force builds anyway) in ${summary.seconds.toFixed(1)} s`
+      : `Built ${summary.out} in ${summary.seconds.toFixed(1)} s`,
     `  output       ${summary.out} -> ${path.basename(summary.buildDir)}/ (what changed: ${CHANGED_FILE}, ${REMOVED_FILE})`,
     `  records      ${n(summary.recordsRead)} read from ${n(summary.inputFiles)} file(s) = ${n(summary.clients)} clients` +
       ` + ${n(summary.replacedClients)} replaced by a later copy of their id + ${n(summary.skipped)} skipped as invalid`,

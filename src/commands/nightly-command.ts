@@ -43,7 +43,14 @@ ${SYNC_OPTIONS_HELP}
       return 0;
     }
     const syncConfig: SyncConfig = { ...values, out: values.data, maxTries: values['max-tries'] };
-    const buildConfig: BuildConfig = { input: [values.data ?? ''], out: values.out ?? '', baseUrl: values['base-url'] ?? '', formats: values.formats, filters: values.filters };
+    const buildConfig: BuildConfig = {
+      input: [values.data ?? ''],
+      out: values.out ?? '',
+      baseUrl: values['base-url'] ?? '',
+      formats: values.formats,
+      filters: values.filters,
+      removePrevious: 'background',
+    };
     // Every option is checked before the first request, so a typo fails in a second, not after the sync.
     resolveSyncOptions(syncConfig);
     resolveBuildOptions(buildConfig);
@@ -53,6 +60,7 @@ ${SYNC_OPTIONS_HELP}
     const built = await build(buildConfig, { progress: terminalProgress() });
     console.log(formatSummary(built));
 
+    // An output already up to date has nothing to deploy: its lists are those of the build before.
     const changed = listFile(built.out, CHANGED_FILE);
     const removed = listFile(built.out, REMOVED_FILE);
     console.log(

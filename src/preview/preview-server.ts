@@ -5,7 +5,8 @@ import path from 'node:path';
 import serveHandler from 'serve-handler';
 import { loadMap } from '../built-folder.ts';
 import { MAP_FILE, type RewriteMap } from '../plan/rewrite-map.ts';
-import { resolveRequest } from '../routing/resolve-request.ts';
+import { resolveRequest, type Answer } from '../routing/resolve-request.ts';
+import { readFileBody } from './file-body.ts';
 import { answerMalformedRequests } from './malformed-requests.ts';
 
 export interface PreviewOptions {
@@ -22,9 +23,10 @@ export interface RunningPreview {
 }
 
 /**
- * The local preview: node:http in front of serve-handler (the core of `serve`). Every request is
- * resolved by the rewrite map first; serve-handler only ever sees the path of a file the map chose,
- * so it never lists a folder or reaches outside the built one.
+ * The local preview: node:http answering by the rewrite map. Every request is resolved by the map
+ * first; the file it chose is read and sent whole, and a request for a range of it goes to
+ * serve-handler (the core of `serve`). Only files the map names are ever served, so the preview never
+ * lists a folder or reaches outside the built one.
  */
 export async function startPreview(options: PreviewOptions): Promise<RunningPreview> {
   const dir = path.resolve(options.dir);
@@ -64,10 +66,34 @@ async function answer(dir: string, map: RewriteMap, request: IncomingMessage, re
     sendBody(response, map, resolved.status, resolved.body);
     return;
   }
+  const file = path.join(dir, resolved.file);
+  // The map fills its file names only with values it checked; a newer map must not change that.
+  if (!file.startsWith(`${dir}${path.sep}`)) throw new Error(`the map names a file outside the folder: ${resolved.file}`);
+  if (request.headers.range !== undefined) {
+    await serveRange(dir, map, resolved, request, response);
+    return;
+  }
+  const body = readFileBody(file);
+  if (body === undefined) {
+    // A file the map names but the build did not write (an unknown record id) is the route's `missingFile` answer.
+    sendBody(response, map, resolved.missing.status, resolved.missing.body);
+    return;
+  }
+  // The headers serve-handler sends with a whole file, its type replaced by the map's.
+  response.writeHead(200, {
+    'Content-Length': body.data.length,
+    'Accept-Ranges': 'bytes',
+    'Last-Modified': body.modified.toUTCString(),
+    ...map.headers,
+  });
+  response.end(body.data); // for HEAD, node:http sends the head alone
+}
+
+/** Ranges, rare from an API client: serve-handler answers them (206, 416), with the map's headers. */
+async function serveRange(dir: string, map: RewriteMap, resolved: FileAnswer, request: IncomingMessage, response: ServerResponse): Promise<void> {
   request.url = `/${resolved.file}`;
   withApiHeaders(response, map.headers);
   await serveHandler(request, response, serveConfig(dir), {
-    // A file the map names but the build did not write (an unknown record id) is the route's `missingFile` answer.
     sendError: async (...args: unknown[]) => {
       const [, res, , , , , spec] = args as [unknown, ServerResponse, unknown, unknown, unknown, unknown, { statusCode: number }];
       if (spec.statusCode === 404) sendBody(res, map, resolved.missing.status, resolved.missing.body);
@@ -76,6 +102,7 @@ async function answer(dir: string, map: RewriteMap, request: IncomingMessage, re
   } as ServeMethods);
 }
 
+type FileAnswer = Extract<Answer, { kind: 'file' }>;
 type ServeConfig = NonNullable<Parameters<typeof serveHandler>[2]>;
 type ServeMethods = NonNullable<Parameters<typeof serveHandler>[3]>;
 
@@ -93,8 +120,7 @@ function serveConfig(dir: string): ServeConfig {
 /**
  * serve-handler names the type by the extension (`application/json; charset=utf-8`) and adds
  * Content-Disposition; the API answers with exactly the map's headers. Set where serve-handler writes
- * its head: its own `headers` option would match a glob against every request, a quarter of the
- * preview's time.
+ * its head: its own `headers` option would match a glob against every request.
  */
 function withApiHeaders(response: ServerResponse, headers: Record<string, string>): void {
   const writeHead = response.writeHead;

@@ -1,61 +1,164 @@
+import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Format } from '../contract.ts';
-import type { RewriteMap } from '../plan/rewrite-map.ts';
-import type { FileBatch, RemovedBatch, WorkerMessage } from './file-batch.ts';
+import { joinVerifiedFacts } from '../check/build-verifier.ts';
+import { siteUnits } from '../render/site-files.ts';
+import { RecordStore } from '../store/record-store.ts';
+import { BUILD_FOLDER, CHANGED_FILE, MANIFEST_FILE, MANIFEST_HEADER, REMOVED_FILE } from '../write/manifest.ts';
+import { LineWriter, type WriteStats } from '../write/thread-writer.ts';
+import { SHARED, changedPart, manifestPart, type BuildFault, type ThreadDone, type ThreadMessage, type ThreadSettings } from './thread-settings.ts';
 
 /**
- * The render thread's program. Compiled (lib/, the installed package), produce-worker.js beside this
+ * The render threads' program. Compiled (lib/, the installed package), produce-worker.js beside this
  * file. Run from the TypeScript (tsx in a checkout, vitest), start-worker.mjs, which registers tsx
  * first: a worker thread does not inherit its parent's loader.
  */
 const WORKER_PROGRAM = import.meta.url.endsWith('.ts') ? new URL('./start-worker.mjs', import.meta.url) : new URL('./produce-worker.js', import.meta.url);
 
-/**
- * Runs the render thread over the store and hands its batches to the caller, one at a time. The
- * caller takes a batch (writes or links its files), then asks for the next; the render thread keeps a
- * few batches ready meanwhile. The store must be closed by this thread before, as the render thread
- * opens it itself.
- */
-export async function* produceSite(storeFile: string, map: RewriteMap, formats: Format[], extraFiles: { path: string; body: string }[] = []): AsyncGenerator<FileBatch | RemovedBatch> {
-  const pending = new SharedArrayBuffer(4);
-  const counter = new Int32Array(pending);
-  const worker = new Worker(WORKER_PROGRAM, {
-    workerData: { storeFile, map, formats, extraFiles, pending },
-    // The thread keeps little alive (one page, one batch); without a cap V8 lets garbage grow its heap.
-    resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
-  });
-  const inbox: WorkerMessage[] = [];
-  let wake: (() => void) | undefined;
-  let exitError: Error | undefined;
-  worker.on('message', (message: WorkerMessage) => {
-    inbox.push(message);
-    wake?.();
-  });
-  worker.on('error', (error) => {
-    exitError = error;
-    wake?.();
-  });
-  worker.on('exit', (code) => {
-    if (code !== 0) exitError ??= new Error(`the render thread stopped with exit code ${code}`);
-    wake?.();
-  });
+export interface ProduceOptions extends Pick<ThreadSettings, 'storeFile' | 'map' | 'formats' | 'extraFiles' | 'root' | 'previousDir' | 'verify'> {
+  /** Render threads to run: one per core. */
+  threads: number;
+  problemLimit?: number;
+  faults?: BuildFault[];
+  onProgress?: (files: number) => void;
+}
 
+export interface ProduceResult extends WriteStats {
+  files: number;
+  bytes: number;
+  removed: number;
+  /** Record files written or linked, by route (`clients`, `registrants`): for the check that records in are records out. */
+  recordFiles: Record<string, number>;
+  /** What the verification found wrong; empty when it passed (or did not run). */
+  problems: string[];
+  links: number;
+}
+
+/**
+ * Renders and writes the whole site with one render thread per core (produce-worker.ts), then joins
+ * what the threads recorded: the manifest and change list, the files of the previous build that no
+ * thread met (removed), and their verifications. The store must be closed by this thread before:
+ * each render thread opens it itself, and this one again at the end.
+ */
+export async function produceSite(options: ProduceOptions): Promise<ProduceResult> {
+  mkdirSync(path.join(options.root, BUILD_FOLDER), { recursive: true });
+  const previousRows = options.previousDir === undefined ? 0 : withStore(options.storeFile, (store) => store.previousFileCount());
+  const shared = new SharedArrayBuffer(SHARED.size * 4);
+  const previousMet = new SharedArrayBuffer(4 * (Math.floor(previousRows / 32) + 1));
+  const threads = Array.from({ length: options.threads }, () => {
+    const settings: ThreadSettings = {
+      storeFile: options.storeFile,
+      map: options.map,
+      formats: options.formats,
+      extraFiles: options.extraFiles,
+      root: options.root,
+      previousDir: options.previousDir,
+      shared,
+      previousMet,
+      verify: options.verify,
+      problemLimit: options.problemLimit ?? 50,
+      faults: options.faults ?? [],
+    };
+    return runThread(settings);
+  });
+  const counters = new Int32Array(shared);
+  const progress = setInterval(() => options.onProgress?.(Atomics.load(counters, SHARED.files)), 250);
+  let done: ThreadDone[];
   try {
-    for (;;) {
-      const message = inbox.shift();
-      if (message === undefined) {
-        if (exitError) throw exitError;
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
-        continue;
+    done = await Promise.all(threads.map((thread) => thread.catch((error: Error) => {
+      Atomics.store(counters, SHARED.abort, 1);
+      throw error;
+    })));
+  } catch (error) {
+    // Every thread has stopped before the caller removes the folder: nothing may still be writing into it.
+    throw firstFailure(await Promise.allSettled(threads)) ?? error;
+  } finally {
+    clearInterval(progress);
+  }
+  options.onProgress?.(Atomics.load(counters, SHARED.files));
+
+  const units = siteUnits(options.map).length;
+  joinParts(options.root, MANIFEST_FILE, `${MANIFEST_HEADER}\n`, units, manifestPart);
+  joinParts(options.root, CHANGED_FILE, '', units, changedPart);
+  const met = new Int32Array(previousMet);
+  const removedFile = new LineWriter(path.join(options.root, REMOVED_FILE));
+  let removed = 0;
+  if (previousRows > 0) {
+    withStore(options.storeFile, (store) => {
+      for (const file of store.previousFilesNotMet((row) => (met[row >>> 5]! & (1 << (row & 31))) !== 0)) {
+        removedFile.add(file);
+        removed++;
       }
-      if (message.kind === 'error') throw Object.assign(new Error(message.message), { stack: message.stack });
-      if (message.kind === 'done') return;
-      yield message;
-      Atomics.sub(counter, 0, 1);
-      Atomics.notify(counter, 0);
+    });
+  }
+  removedFile.close();
+
+  const verified = options.verify ? joinVerifiedFacts(options.map, done.map((thread) => thread.facts!), options.problemLimit) : { problems: [], links: 0 };
+  const sum = (pick: (thread: ThreadDone) => number) => done.reduce((total, thread) => total + pick(thread), 0);
+  const recordFiles: Record<string, number> = {};
+  for (const thread of done) for (const [kind, count] of Object.entries(thread.stats.recordFiles)) recordFiles[kind] = (recordFiles[kind] ?? 0) + count;
+  return {
+    files: sum((thread) => thread.stats.files),
+    bytes: sum((thread) => thread.stats.bytes),
+    written: sum((thread) => thread.stats.written),
+    bytesWritten: sum((thread) => thread.stats.bytesWritten),
+    linked: sum((thread) => thread.stats.linked),
+    bytesLinked: sum((thread) => thread.stats.bytesLinked),
+    removed,
+    recordFiles,
+    problems: verified.problems,
+    links: verified.links,
+  };
+}
+
+/** One render thread, to the message it ends with: its results, or its failure as an error. */
+function runThread(settings: ThreadSettings): Promise<ThreadDone> {
+  return new Promise((resolve, reject) => {
+    // A thread keeps little alive (one page, its sets of ids); without a cap V8 lets garbage grow its heap.
+    const worker = new Worker(WORKER_PROGRAM, { workerData: settings, resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 } });
+    let message: ThreadMessage | undefined;
+    worker.on('message', (received: ThreadMessage) => (message = received));
+    worker.on('error', reject);
+    worker.on('exit', (code) => {
+      if (message?.kind === 'done') resolve(message);
+      else if (message?.kind === 'error') reject(Object.assign(new Error(message.message), { stack: message.stack, stopped: message.message.startsWith('stopped:') }));
+      else reject(new Error(`a render thread stopped with exit code ${code}`));
+    });
+  });
+}
+
+/** The first real failure of the threads: not one that only stopped because another failed. */
+function firstFailure(results: PromiseSettledResult<ThreadDone>[]): Error | undefined {
+  const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as Error & { stopped?: boolean }] : []));
+  return failures.find((failure) => !failure.stopped) ?? failures[0];
+}
+
+/** Joins the units' parts of a record into one file, `header` first, and removes the parts. */
+function joinParts(root: string, file: string, header: string, units: number, part: (unit: number) => string): void {
+  const target = openSync(path.join(root, file), 'w');
+  try {
+    if (header !== '') writeSync(target, header);
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    for (let unit = 0; unit < units; unit++) {
+      const partFile = path.join(root, BUILD_FOLDER, part(unit));
+      const source = openSync(partFile, 'r');
+      try {
+        for (let read = readSync(source, chunk); read > 0; read = readSync(source, chunk)) writeSync(target, chunk, 0, read);
+      } finally {
+        closeSync(source);
+      }
+      rmSync(partFile);
     }
   } finally {
-    await worker.terminate();
+    closeSync(target);
+  }
+}
+
+function withStore<T>(file: string, work: (store: RecordStore) => T): T {
+  const store = RecordStore.open(file);
+  try {
+    return work(store);
+  } finally {
+    store.close();
   }
 }

@@ -1,91 +1,138 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { siteFiles } from '../render/site-files.ts';
+import { BuildVerifier } from '../check/build-verifier.ts';
+import { recordKind } from '../plan/site-layout.ts';
+import { siteUnits, unitFiles, type SiteFile, type SiteUnit } from '../render/site-files.ts';
 import { RecordStore } from '../store/record-store.ts';
-import { MAX_PENDING_BATCHES, type FileBatch, type ProduceSettings, type WorkerMessage } from './file-batch.ts';
+import { BUILD_FOLDER, manifestLine } from '../write/manifest.ts';
+import { LineWriter, ThreadWriter, nodeThreadIO, type ThreadIO } from '../write/thread-writer.ts';
+import { SHARED, changedPart, manifestPart, type BuildFault, type ThreadMessage, type ThreadSettings } from './thread-settings.ts';
 
 /**
- * The render thread: renders every site file from the store, hashes it, and asks the store whether
- * the previous build had the same bytes. It runs beside the writing thread so that both cores work:
- * this one on JSON and hashes, the main one on file system calls.
+ * A render thread: takes units of the site one at a time until none is left, and for each file
+ * renders it, verifies it (parsed back, held to the check's rules), hashes it, and writes it (or
+ * links the previous build's copy when the bytes are the same) where it was rendered. One such
+ * thread per core: each keeps its core busy with JSON, hashing and its own write calls.
  */
-const BATCH_BYTES = 1 << 20;
-const BATCH_FILES = 1000;
+const settings = workerData as ThreadSettings;
+const shared = new Int32Array(settings.shared);
+const previousMet = new Int32Array(settings.previousMet);
 
-const settings = workerData as ProduceSettings;
-const pending = new Int32Array(settings.pending);
-const port = parentPort!;
-
-function send(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
-  // Wait while the writing thread has enough batches to work on: memory stays bounded.
-  while (Atomics.load(pending, 0) >= MAX_PENDING_BATCHES) Atomics.wait(pending, 0, Atomics.load(pending, 0), 1000);
-  Atomics.add(pending, 0, 1);
-  port.postMessage(message, transfer);
-}
-
-function run(): void {
+function run(): ThreadMessage {
   const store = RecordStore.open(settings.storeFile);
+  const thread: ThreadState = {
+    store,
+    previous: settings.previousDir === undefined ? undefined : store.previousFiles(),
+    writer: new ThreadWriter(settings.root, settings.previousDir, withFaults(nodeThreadIO, settings.faults)),
+    verifier: settings.verify ? new BuildVerifier(settings.map, settings.problemLimit) : undefined,
+    bodyFaults: new Map(settings.faults.flatMap((fault) => ('file' in fault ? [[fault.file, fault] as const] : []))),
+    files: 0,
+    bytes: 0,
+    recordFiles: {},
+  };
+  const units = siteUnits(settings.map);
   try {
-    let batch = newBatch();
-    let chunks: Buffer[] = [];
-    let bytes = 0;
-    const flush = () => {
-      if (batch.paths.length === 0) return;
-      const data = new Uint8Array(new ArrayBuffer(bytes)); // its own buffer, safe to transfer
-      let offset = 0;
-      for (const chunk of chunks) {
-        data.set(chunk, offset);
-        offset += chunk.length;
-      }
-      send({ ...batch, data }, [data.buffer]);
-      batch = newBatch();
-      chunks = [];
-      bytes = 0;
-    };
-
-    const files = function* () {
-      yield* siteFiles(store, settings.map, settings.formats);
-      yield* settings.extraFiles;
-    };
-    for (const file of files()) {
-      const data = Buffer.from(file.body, 'utf8');
-      const hash = createHash('md5').update(data).digest('hex');
-      const previous = store.takePreviousFile(file.path);
-      const unchanged = previous !== undefined && previous.size === data.length && previous.hash === hash;
-      batch.paths.push(file.path);
-      batch.sizes.push(data.length);
-      batch.hashes.push(hash);
-      batch.unchanged.push(unchanged);
-      if (!unchanged) {
-        chunks.push(data);
-        bytes += data.length;
-      }
-      if (bytes >= BATCH_BYTES || batch.paths.length >= BATCH_FILES) flush();
+    for (let next = Atomics.add(shared, SHARED.nextUnit, 1); next < units.length; next = Atomics.add(shared, SHARED.nextUnit, 1)) {
+      if (!produceUnit(thread, units[next]!, next)) return { kind: 'error', message: 'stopped: another render thread failed' };
     }
-    flush();
-
-    let removed: string[] = [];
-    for (const path of store.remainingPreviousFiles()) {
-      removed.push(path);
-      if (removed.length === BATCH_FILES) {
-        send({ kind: 'removed', paths: removed });
-        removed = [];
-      }
-    }
-    if (removed.length > 0) send({ kind: 'removed', paths: removed });
-    send({ kind: 'done' });
   } finally {
     store.close();
   }
+  const { writer, files, bytes, recordFiles, verifier } = thread;
+  return { kind: 'done', stats: { ...writer.stats, files, bytes, recordFiles }, facts: verifier?.facts() };
 }
 
-function newBatch(): Omit<FileBatch, 'data'> {
-  return { kind: 'files', paths: [], sizes: [], hashes: [], unchanged: [] };
+interface ThreadState {
+  store: RecordStore;
+  previous: ReturnType<RecordStore['previousFiles']> | undefined;
+  writer: ThreadWriter;
+  verifier: BuildVerifier | undefined;
+  bodyFaults: Map<string, Extract<BuildFault, { file: string }>>;
+  files: number;
+  bytes: number;
+  recordFiles: Record<string, number>;
 }
 
+/**
+ * Renders, verifies, hashes and writes (or links) every file of one unit, and records them in the
+ * unit's parts of the manifest and change list. False when it stopped because another thread failed.
+ */
+function produceUnit(thread: ThreadState, unit: SiteUnit, index: number): boolean {
+  const { previous, writer, verifier, bodyFaults } = thread;
+  const manifest = new LineWriter(path.join(settings.root, BUILD_FOLDER, manifestPart(index)));
+  const changed = new LineWriter(path.join(settings.root, BUILD_FOLDER, changedPart(index)));
+  try {
+    for (const file of filesOf(thread.store, unit)) {
+      if (Atomics.load(shared, SHARED.abort) !== 0) return false;
+      const fault = bodyFaults.get(file.path);
+      const body = fault === undefined ? file.body : (fault.body ?? file.body.replace(fault.replace![0], fault.replace![1]));
+      verifier?.verify(file.path, body);
+      const data = encode(body);
+      const hash = createHash('md5').update(data).digest('hex');
+      const before = previous?.(file.path);
+      if (before !== undefined) Atomics.or(previousMet, before.row >>> 5, 1 << (before.row & 31));
+      if (before !== undefined && before.size === data.length && before.hash === hash) {
+        writer.link(file.path, data.length);
+      } else {
+        writer.write(file.path, data);
+        changed.add(file.path);
+      }
+      manifest.add(manifestLine({ path: file.path, size: data.length, hash }));
+      thread.files++;
+      thread.bytes += data.length;
+      const kind = recordKind(file.path);
+      if (kind !== undefined) thread.recordFiles[kind] = (thread.recordFiles[kind] ?? 0) + 1;
+      Atomics.add(shared, SHARED.files, 1);
+    }
+  } finally {
+    manifest.close();
+    changed.close();
+  }
+  verifier?.endUnit(unit);
+  return true;
+}
+
+/**
+ * The UTF-8 bytes of a body, in one buffer that every file of the thread reuses: a new buffer per
+ * file was most of the thread's memory (hundreds of megabytes of freed buffers not yet given back).
+ */
+let scratch = Buffer.allocUnsafe(1 << 20);
+function encode(body: string): Buffer {
+  // Three bytes per UTF-16 unit at most: anything shorter than a third of the buffer fits.
+  if (body.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(Math.max(body.length * 3, scratch.length * 2));
+  return scratch.subarray(0, scratch.write(body, 0, 'utf8'));
+}
+
+function* filesOf(store: RecordStore, unit: SiteUnit): Generator<SiteFile> {
+  yield* unitFiles(store, settings.map, settings.formats, unit);
+  if (unit.kind === 'fixed') yield* settings.extraFiles;
+}
+
+/** The file system calls, failing as the test's faults ask (none in a real build). */
+function withFaults(io: ThreadIO, faults: readonly BuildFault[]): ThreadIO {
+  const failing = faults.flatMap((fault) => ('call' in fault ? [fault] : []));
+  if (failing.length === 0) return io;
+  const faulty: ThreadIO = { ...io };
+  for (const fault of failing) {
+    const real = io[fault.call] as (...args: unknown[]) => unknown;
+    (faulty as unknown as Record<string, unknown>)[fault.call] = (...args: unknown[]) => {
+      if (Atomics.add(shared, SHARED.calls, 1) >= fault.after) {
+        const file = String(args[fault.call === 'linkSync' || fault.call === 'copyFileSync' ? 1 : 0]);
+        throw Object.assign(new Error(`${fault.code}: injected fault, ${fault.call.replace('Sync', '')} '${file}'`), { code: fault.code, path: file });
+      }
+      return real(...args);
+    };
+  }
+  return faulty;
+}
+
+let message: ThreadMessage;
 try {
-  run();
+  message = run();
 } catch (error) {
+  Atomics.store(shared, SHARED.abort, 1);
   const failure = error as Error;
-  port.postMessage({ kind: 'error', message: failure.message, stack: failure.stack } satisfies WorkerMessage);
+  message = { kind: 'error', message: failure.message, stack: failure.stack };
 }
+parentPort!.postMessage(message);

@@ -14,44 +14,75 @@ export interface SiteFile {
 }
 
 /**
- * Every file of the site, produced lazily so that memory holds one page at a time:
- * - the unfiltered lists: for each ordering, one pass over the store in that order cuts pages of 25
- *   and renders them in every format; the pass in id order also yields each client's record files,
- *   the same bytes as inside the pages;
- * - the filtered lists: for each filter built and each ordering, one pass over the clients that have a
- *   value, by value and then in that order, cuts each value's pages;
- * - the registrants, the fixed answers and the map.
+ * A share of the site that one render thread renders and writes on its own: the threads take units
+ * one at a time until none is left, so both cores stay busy to the end. A list's pages never span two
+ * units, so each thread can verify whole lists.
  */
+export type SiteUnit =
+  | { kind: 'clients' }
+  | { kind: 'list'; ordering: Ordering }
+  | { kind: 'filtered'; filter: string; ordering: Ordering }
+  | { kind: 'registrants' }
+  | { kind: 'fixed' };
+
+/** Every unit of the site, the longest first (the lists, then the record files), so that the last ones to start are short. */
+export function siteUnits(map: RewriteMap): SiteUnit[] {
+  const units: SiteUnit[] = [];
+  for (const filter of filtersStep(listRoute(map))?.served ?? []) {
+    for (const ordering of ORDERINGS) units.push({ kind: 'filtered', filter: filter.param, ordering });
+  }
+  for (const ordering of ORDERINGS) units.push({ kind: 'list', ordering });
+  units.push({ kind: 'clients' }, { kind: 'registrants' }, { kind: 'fixed' });
+  return units;
+}
+
+/** Every file of the site, unit after unit: what the render threads produce between them. */
 export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonly Format[]): Generator<SiteFile> {
+  for (const unit of siteUnits(map)) yield* unitFiles(store, map, formats, unit);
+}
+
+/**
+ * The files of one unit, produced lazily so that memory holds one page at a time:
+ * - `list`: one pass over the store in an ordering cuts pages of 25 and renders them in every format;
+ * - `filtered`: one pass over the clients that have a value of the filter, by value and then in the
+ *   ordering, cuts each value's pages;
+ * - `clients`, `registrants`: the record files, the same bytes as inside the pages;
+ * - `fixed`: the error answers and the map.
+ */
+export function* unitFiles(store: RecordStore, map: RewriteMap, formats: readonly Format[], unit: SiteUnit): Generator<SiteFile> {
   const render: RenderContext = { map, formats, base: jsonStringContent(map.baseUrl), suffixes: formats.map(formatSuffix) };
-  const list = listRoute(map);
-
-  for (const ordering of ORDERINGS) {
-    const pages = new ListPages(render, undefined, ordering, list.count);
-    for (const client of store.clientsInOrder(ordering)) {
-      const bodies = pages.bodiesOf(client);
-      if (ordering === '') {
-        for (const [i, format] of formats.entries()) yield { path: recordFile(`${CLIENT_PATH_PREFIX}{id}/`, client.id, format), body: bodies[i]! };
+  switch (unit.kind) {
+    case 'list': {
+      const pages = new ListPages(render, undefined, unit.ordering, listRoute(map).count);
+      for (const client of store.clientsInOrder(unit.ordering)) yield* pages.add(pages.bodiesOf(client));
+      yield* pages.end();
+      return;
+    }
+    case 'filtered': {
+      const filter = (filtersStep(listRoute(map))?.served ?? []).find((served) => served.param === unit.filter);
+      if (filter === undefined) throw new Error(`the map serves no filter ${unit.filter}`);
+      yield* filteredLists(render, store, filter, valueCounts(store, filter.param as FilterName, filter.choices), unit.ordering);
+      return;
+    }
+    case 'clients':
+      for (const client of store.clientsInOrder('')) {
+        for (const [i, format] of formats.entries()) {
+          yield { path: recordFile(`${CLIENT_PATH_PREFIX}{id}/`, client.id, format), body: clientBody(render.base, render.suffixes[i]!, client) };
+        }
       }
-      yield* pages.add(bodies);
-    }
-    yield* pages.end();
+      return;
+    case 'registrants':
+      for (const registrant of store.registrants()) {
+        for (const [i, format] of formats.entries()) {
+          const body = registrantBody(render.base, render.suffixes[i]!, registrant.id, registrant.fields);
+          yield { path: recordFile(`${REGISTRANT_PATH_PREFIX}{id}/`, registrant.id, format), body };
+        }
+      }
+      return;
+    case 'fixed':
+      for (const answer of errorAnswers(map)) yield { path: answer.file, body: answer.body };
+      yield { path: MAP_FILE, body: `${JSON.stringify(map, null, 2)}\n` };
   }
-
-  for (const filter of filtersStep(list)?.served ?? []) {
-    const counts = valueCounts(store, filter.param as FilterName, filter.choices);
-    for (const ordering of ORDERINGS) yield* filteredLists(render, store, filter, counts, ordering);
-  }
-
-  for (const registrant of store.registrants()) {
-    for (const [i, format] of formats.entries()) {
-      const body = registrantBody(render.base, render.suffixes[i]!, registrant.id, registrant.fields);
-      yield { path: recordFile(`${REGISTRANT_PATH_PREFIX}{id}/`, registrant.id, format), body };
-    }
-  }
-
-  for (const answer of errorAnswers(map)) yield { path: answer.file, body: answer.body };
-  yield { path: MAP_FILE, body: `${JSON.stringify(map, null, 2)}\n` };
 }
 
 /** The lists of every value of one filter in one ordering: the clients come by value, then in order. */

@@ -11,7 +11,6 @@ export class RecordStore {
   private readonly insertClient: Database.Statement;
   private readonly insertRegistrant: Database.Statement;
   private readonly insertPreviousFile: Database.Statement;
-  private readonly takePrevious: Database.Statement;
 
   private constructor(
     private readonly db: Database.Database,
@@ -33,12 +32,11 @@ export class RecordStore {
         fields = iif(excluded.updated >= updated, excluded.fields, fields),
         updated = max(excluded.updated, updated)`);
     this.insertPreviousFile = db.prepare('INSERT OR REPLACE INTO previous_files (path, size, hash) VALUES (?, ?, ?)');
-    this.takePrevious = db.prepare('DELETE FROM previous_files WHERE path = ? RETURNING size, hash');
   }
 
   /** A new, empty store at `file` (an existing file there is replaced). */
   static create(file: string): RecordStore {
-    const db = openScratchDatabase(file, { create: true, cacheMb: 64 });
+    const db = openScratchDatabase(file, { create: true, cacheMb: 32 });
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec(SCHEMA);
     return new RecordStore(db, file);
@@ -47,7 +45,7 @@ export class RecordStore {
   /** The store a previous step created, e.g. opened again by the render thread. */
   static open(file: string): RecordStore {
     // Reads go in index order and the registrants are few: a small cache does, and keeps memory flat.
-    const db = openScratchDatabase(file, { create: false, cacheMb: 16 });
+    const db = openScratchDatabase(file, { create: false, cacheMb: 8 });
     return new RecordStore(db, file);
   }
 
@@ -70,14 +68,24 @@ export class RecordStore {
     this.insertPreviousFile.run(path, size, hash);
   }
 
-  /** The previous build's size and hash of a path, taken off the list of files not seen yet. */
-  takePreviousFile(path: string): { size: number; hash: string } | undefined {
-    return this.takePrevious.get(path) as { size: number; hash: string } | undefined;
+  /**
+   * The previous build's files, for a render thread to look up: each has a number (1 to
+   * `previousFileCount`), so that the threads can mark those they met in a shared bitmap.
+   */
+  previousFiles(): (path: string) => { row: number; size: number; hash: string } | undefined {
+    const lookup = this.db.prepare('SELECT rowid AS row, size, hash FROM previous_files WHERE path = ?');
+    return (path) => lookup.get(path) as { row: number; size: number; hash: string } | undefined;
   }
 
-  /** Files of the previous build not taken: those the new build no longer has. */
-  *remainingPreviousFiles(): Generator<string> {
-    yield* this.db.prepare('SELECT path FROM previous_files ORDER BY path').pluck().iterate() as IterableIterator<string>;
+  previousFileCount(): number {
+    return (this.db.prepare('SELECT coalesce(max(rowid), 0) FROM previous_files').pluck().get() as number);
+  }
+
+  /** Files of the previous build whose number `met` says no thread met: those the new build no longer has. */
+  *previousFilesNotMet(met: (row: number) => boolean): Generator<string> {
+    for (const [row, path] of this.db.prepare('SELECT rowid, path FROM previous_files ORDER BY path').raw().iterate() as IterableIterator<[number, string]>) {
+      if (!met(row)) yield path;
+    }
   }
 
   /**
@@ -208,10 +216,10 @@ const SCHEMA = `
     conflicted INTEGER NOT NULL DEFAULT 0
   );
   CREATE TABLE previous_files (
-    path TEXT PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
     size INTEGER NOT NULL,
     hash TEXT NOT NULL
-  ) WITHOUT ROWID;`;
+  );`;
 
 /**
  * SQLite's BINARY collation compares UTF-8 bytes, which is Unicode code point order: what the

@@ -1,5 +1,4 @@
-import { once } from 'node:events';
-import { createReadStream, createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { createReadStream, existsSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -14,7 +13,20 @@ export const BUILD_FOLDER = '_build';
 export const MANIFEST_FILE = `${BUILD_FOLDER}/manifest.tsv`;
 export const CHANGED_FILE = `${BUILD_FOLDER}/changed.txt`;
 export const REMOVED_FILE = `${BUILD_FOLDER}/removed.txt`;
-const MANIFEST_HEADER = 'path\tsize\tmd5';
+export const MANIFEST_HEADER = 'path\tsize\tmd5';
+
+/**
+ * Empties the change lists of a built folder: a build that found its output up to date changed
+ * nothing, and a deploy step reading them must upload and delete nothing. Each list is replaced
+ * whole (written beside, then renamed), so a reader sees the old list or the empty one.
+ */
+export function clearChangeLists(folder: string): void {
+  for (const list of [CHANGED_FILE, REMOVED_FILE]) {
+    const file = path.join(folder, list);
+    writeFileSync(`${file}.new`, '');
+    renameSync(`${file}.new`, file);
+  }
+}
 
 export interface ManifestEntry {
   path: string;
@@ -46,43 +58,6 @@ export async function* readManifestBatches(folder: string, size = 5000): AsyncGe
     }
   }
   if (batch.length > 0) yield batch;
-}
-
-/** A text file written line by line, waiting when the stream is full. */
-export class LineFile {
-  private readonly stream: WriteStream;
-  private buffered: string[] = [];
-  private bufferedLength = 0;
-
-  constructor(file: string, header?: string) {
-    this.stream = createWriteStream(file);
-    if (header !== undefined) this.buffered.push(header);
-  }
-
-  static manifest(root: string): LineFile {
-    return new LineFile(path.join(root, MANIFEST_FILE), MANIFEST_HEADER);
-  }
-
-  async add(line: string): Promise<void> {
-    this.buffered.push(line);
-    this.bufferedLength += line.length;
-    if (this.bufferedLength >= 1 << 16) await this.flush();
-  }
-
-  async close(): Promise<void> {
-    await this.flush();
-    this.stream.end();
-    await once(this.stream, 'finish');
-  }
-
-  private async flush(): Promise<void> {
-    if (this.buffered.length === 0) return;
-    const text = `${this.buffered.join('\n')}\n`;
-    this.buffered = [];
-    this.bufferedLength = 0;
-    // events.once rejects if the stream fails meanwhile.
-    if (!this.stream.write(text)) await once(this.stream, 'drain');
-  }
 }
 
 export function manifestLine(entry: ManifestEntry): string {

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { lstat, mkdir, readdir, readlink, rename, symlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -26,8 +27,12 @@ export interface OutputSlot {
   previousDir: string | undefined;
   /** What an interrupted build had left beside the output, removed before this one started. */
   leftovers: string[];
-  /** Makes the new folder the output and removes the previous one. */
-  commit(): Promise<void>;
+  /**
+   * Makes the new folder the output and removes the previous one: before returning (`wait`), or in
+   * a process of its own that outlives this one (`background`): on this kind of disk, deleting a
+   * build of 200,000 files takes as long as writing it, and nothing serves it any more.
+   */
+  commit(removal?: 'wait' | 'background'): Promise<void>;
   /** Removes the new folder; the previous output stays as it was. */
   abandon(): Promise<void>;
 }
@@ -51,7 +56,7 @@ export async function openOutputSlot(outPath: string): Promise<OutputSlot> {
     storeFile: path.join(parent, `.${name}.store-${id}.sqlite`),
     previousDir: previous.kind === 'link' ? previous.target : previous.kind === 'folder' ? out : undefined,
     leftovers,
-    async commit() {
+    async commit(removal = 'wait') {
       const link = path.join(parent, `.${name}.link-${id}`);
       await symlink(path.basename(buildDir), link, 'dir');
       if (previous.kind === 'folder') {
@@ -59,8 +64,15 @@ export async function openOutputSlot(outPath: string): Promise<OutputSlot> {
         await rename(out, path.join(parent, `.${name}.build-${id}-previous`));
       }
       await rename(link, out);
-      if (previous.kind === 'link' && previous.ours) removeTree(previous.target);
-      if (previous.kind === 'folder') removeTree(path.join(parent, `.${name}.build-${id}-previous`));
+      const old = previous.kind === 'link' && previous.ours ? previous.target : previous.kind === 'folder' ? path.join(parent, `.${name}.build-${id}-previous`) : undefined;
+      if (old !== undefined && removal === 'background') {
+        // Out of the way at once (the next build removes it, should this process die first), then deleted.
+        const trash = path.join(parent, `.${name}.trash-${id}`);
+        await rename(old, trash);
+        removeInBackground(trash);
+      } else if (old !== undefined) {
+        removeTree(old);
+      }
       lock.release();
     },
     async abandon() {
@@ -104,7 +116,7 @@ async function removeLeftovers(parent: string, name: string, current: string | u
     const kind = rest.split('-')[0];
     const full = path.join(parent, entry);
     if (full === current) continue;
-    if (kind === 'build' || kind === 'link' || kind?.startsWith('store') || rest === 'lock') {
+    if (kind === 'build' || kind === 'link' || kind === 'trash' || kind?.startsWith('store') || rest === 'lock') {
       removeTree(full);
       removed.push(entry);
     }
@@ -128,4 +140,10 @@ function takeLock(file: string, out: string): ExclusiveLock {
  */
 function removeTree(folder: string): void {
   rmSync(folder, { recursive: true, force: true });
+}
+
+/** Deletes a folder from a detached process: the build returns while it runs. */
+function removeInBackground(folder: string): void {
+  const program = `require('node:fs').rmSync(${JSON.stringify(folder)}, { recursive: true, force: true })`;
+  spawn(process.execPath, ['-e', program], { detached: true, stdio: 'ignore' }).unref();
 }

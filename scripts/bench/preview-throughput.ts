@@ -1,0 +1,203 @@
+/**
+ * The preview's throughput on one core, beside nginx's on the same core for the same requests
+ * (issue 13: at least 5,000 list requests/s). Each server is pinned to one core and the load
+ * (autocannon, scripts/bench/load-child.ts) to the other, so that neither steals the other's time on
+ * a two-core machine. nginx runs the configuration the project emits for the folder, one worker.
+ *
+ *   npx tsx scripts/bench/preview-throughput.ts <built folder> [runs]
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nginx } from '../../src/hosts/nginx/nginx.ts';
+import { MAP_FILE, choiceStep, listRoute, type RewriteMap } from '../../src/plan/rewrite-map.ts';
+import type { LoadFigures } from './load-child.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const LOAD_CORE = '0';
+const SERVER_CORE = '1';
+const tsx = ['--import', 'tsx'];
+
+export interface ThroughputOptions {
+  runs: number;
+  log?: (text: string) => void;
+}
+
+export interface ThroughputFigures {
+  /** Requests/s of each run. */
+  preview: number[];
+  nginx: number[];
+  /** The distinct list requests the load cycles through. */
+  requests: number;
+}
+
+export async function measurePreviewThroughput(dir: string, options: ThroughputOptions): Promise<ThroughputFigures> {
+  if (!Number.isInteger(options.runs) || options.runs < 1) throw new TypeError('Expected `runs` to be a number from 1 and up');
+  if (os.availableParallelism() < 2) throw new Error('the throughput measure needs two cores: one for the server, one for the load');
+  const log = options.log ?? (() => {});
+  const folder = path.resolve(dir);
+  const map = JSON.parse(readFileSync(path.join(folder, MAP_FILE), 'utf8')) as RewriteMap;
+  const paths = listRequestPaths(map, 2000);
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'lda-throughput-'));
+  try {
+    const pathsFile = path.join(scratch, 'paths.json');
+    writeFileSync(pathsFile, JSON.stringify(paths));
+    const figures: ThroughputFigures = { preview: [], nginx: [], requests: paths.length };
+    const measure = async (name: 'preview' | 'nginx') => {
+      const port = await freePort();
+      const server = name === 'preview' ? startPreview(folder, port) : startNginx(map, folder, scratch, port);
+      try {
+        await waitForPort(port, server);
+        const rate = await load(`http://127.0.0.1:${port}`, pathsFile);
+        figures[name].push(rate);
+        log(`${name}: ${rate.toFixed(0)} requests/s`);
+      } finally {
+        await stop(server);
+      }
+    };
+    for (let run = 1; run <= options.runs; run++) {
+      log(`throughput, run ${run} of ${options.runs}`);
+      // Alternate which goes first: on this kind of machine the second of two runs is often faster.
+      const order = run % 2 === 1 ? (['preview', 'nginx'] as const) : (['nginx', 'preview'] as const);
+      for (const name of order) await measure(name);
+    }
+    return figures;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Random pages of the unfiltered list, seeded: every format, ordering and page equally likely, the
+ * query in the order a script writes it. The same picks as scripts/bench.ts.
+ */
+export function listRequestPaths(map: RewriteMap, count: number): string[] {
+  const list = listRoute(map);
+  const formats = Object.keys(choiceStep(list, 'format')?.choices ?? { '': '' });
+  const orderings = Object.keys(choiceStep(list, 'ordering')?.choices ?? { '': '' });
+  let seed = 42;
+  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  return Array.from({ length: count }, () => {
+    const query = new URLSearchParams();
+    const format = formats[random(formats.length)]!;
+    const ordering = orderings[random(orderings.length)]!;
+    if (format) query.set('format', format);
+    if (ordering) query.set('ordering', ordering);
+    query.set('page', String(1 + random(list.page.last)));
+    return `${list.path}?${query}`;
+  });
+}
+
+/** The preview as `npm run preview` runs it. */
+function startPreview(dir: string, port: number): ChildProcess {
+  return pinned(SERVER_CORE, process.execPath, [...tsx, path.join(ROOT, 'src/cli.ts'), 'preview', '--dir', dir, '--port', String(port)]);
+}
+
+/**
+ * nginx with the site file `lda-mirror emit nginx` writes (its adapter, without the build's modules), included in an nginx.conf like Debian's
+ * (sendfile, mime.types) but with one worker and no access log (the preview writes none either).
+ */
+function startNginx(map: RewriteMap, dir: string, scratch: string, port: number): ChildProcess {
+  const site = path.join(scratch, 'lda-mirror.conf');
+  writeFileSync(site, nginx.emit({ map, dir, listen: { address: '127.0.0.1', port } })[0]!.text);
+  const conf = path.join(scratch, 'nginx.conf');
+  const temp = (name: string) => `    ${name}_temp_path ${path.join(scratch, name)};`;
+  writeFileSync(
+    conf,
+    [
+      // As root, nginx's worker would otherwise run as nobody, who may not read the folder.
+      process.getuid?.() === 0 ? 'user root;' : '',
+      'worker_processes 1;',
+      'daemon off;',
+      `pid ${path.join(scratch, 'nginx.pid')};`,
+      'error_log stderr;',
+      'events {}',
+      'http {',
+      '    sendfile on;',
+      '    tcp_nopush on;',
+      '    include /etc/nginx/mime.types;',
+      '    access_log off;',
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp),
+      `    include ${site};`,
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const test = spawnSync('nginx', ['-t', '-c', conf, '-p', `${scratch}/`], { encoding: 'utf8' });
+  if (test.error !== undefined || test.status !== 0) throw new Error(`nginx -t failed:\n${test.error?.message ?? test.stderr}`);
+  return pinned(SERVER_CORE, 'nginx', ['-c', conf, '-p', `${scratch}/`]);
+}
+
+/** The load on the other core; its requests/s, after checking that every answer was a 200. */
+async function load(url: string, pathsFile: string): Promise<number> {
+  const child = pinned(LOAD_CORE, process.execPath, [...tsx, path.join(ROOT, 'scripts/bench/load-child.ts'), url, pathsFile], 'pipe');
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the load generator exited with ${code}`);
+  const figures = JSON.parse(output.trim().split('\n').at(-1)!) as LoadFigures;
+  const others = Object.entries(figures.statuses).filter(([status]) => status !== '200');
+  if (others.length > 0 || figures.errors > 0) {
+    const statuses = others.map(([status, count]) => `${count} answers ${status}`);
+    throw new Error(`${url}: not every answer was a 200: ${[...statuses, `${figures.errors} errors and timeouts`].join(', ')}`);
+  }
+  return figures.requestsPerSecond;
+}
+
+function pinned(core: string, command: string, args: string[], stdout: 'pipe' | 'ignore' = 'ignore'): ChildProcess {
+  return spawn('taskset', ['-c', core, command, ...args], { cwd: ROOT, stdio: ['ignore', stdout, 'inherit'] });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before listening on ${port}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the server did not listen on ${port} within 30 s`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+const median = (numbers: number[]) => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const [dir, runsText = '3'] = process.argv.slice(2);
+  if (dir === undefined || !/^[1-9][0-9]*$/.test(runsText)) {
+    console.error('Usage: npx tsx scripts/bench/preview-throughput.ts <built folder> [runs (default 3)]');
+    process.exit(2);
+  }
+  const figures = await measurePreviewThroughput(dir, { runs: Number(runsText), log: (text) => console.error(`[throughput] ${text}`) });
+  const each = (numbers: number[]) => numbers.map((n) => n.toFixed(0)).join(', ');
+  console.log(`${figures.requests} random list requests, 50 connections, server on core ${SERVER_CORE}, load on core ${LOAD_CORE}`);
+  console.log(`preview: ${median(figures.preview).toFixed(0)} requests/s (median; runs ${each(figures.preview)})`);
+  console.log(`nginx:   ${median(figures.nginx).toFixed(0)} requests/s (median; runs ${each(figures.nginx)})`);
+}

@@ -1,0 +1,229 @@
+import { createHash } from 'node:crypto';
+import { CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX, type Ordering } from '../contract.ts';
+import { choiceStep, listRoute, recordRoutes, type RewriteMap } from '../plan/rewrite-map.ts';
+import { pageFileName } from '../plan/site-layout.ts';
+import type { SiteUnit } from '../render/site-files.ts';
+import { resolveRequest } from '../routing/resolve-request.ts';
+import { IdSet } from './id-set.ts';
+import { RECORD_FILE, groupOf } from './link-tracker.ts';
+import { checkPage, checkRecord, listOf, listShape, type Follow } from './page-rules.ts';
+
+/** What one render thread verified, for the build to join with the other threads' findings. */
+export interface VerifiedFacts {
+  problems: string[];
+  /** Problems found, listed or not. */
+  found: number;
+  links: number;
+  /** Per group of record files (`api/v1/clients/*\/index.json`): the ids written, and the ids some link names. */
+  written: [string, [number, number][]][];
+  linked: [string, [number, number][]][];
+  /** Per filtered unit: how many values have lists, and a digest of which, to compare across orderings. */
+  filteredValues: { filter: string; ordering: Ordering; values: number; digest: string }[];
+}
+
+/**
+ * The check of a build, done where each body is rendered: the render thread hands every body to
+ * `verify` before writing it. The body is parsed back and held to the same rules as `check` applies
+ * to a folder (page-rules.ts): counts, results per page, `next`/`previous` leading to the neighbouring
+ * page, every `url` resolving through the rewrite map to a file of the build. What one body cannot
+ * show is joined at the end (`joinVerifiedFacts`): each list has all its pages, every record file a
+ * link names exists, and every record file is reached by a link.
+ */
+export class BuildVerifier {
+  private readonly problems: string[] = [];
+  private found = 0;
+  private links = 0;
+  private readonly written = new Map<string, IdSet>();
+  private readonly linked = new Map<string, IdSet>();
+  /** Record links already resolved, by the shape of their URL (route and query), as ids. */
+  private readonly resolved = new Map<string, { group: string; ids: IdSet }>();
+  /** Pages written per folder in the unit under way, and the count the first of them gave. */
+  private pagesIn = new Map<string, { pages: number; count: number | undefined }>();
+  private readonly filteredValues: VerifiedFacts['filteredValues'] = [];
+  /** The beginning of every record link, per route: `https://base/api/v1/clients/`. */
+  private readonly recordPrefixes: string[];
+  private readonly follow: Follow;
+
+  constructor(
+    private readonly map: RewriteMap,
+    private readonly problemLimit = 50,
+  ) {
+    this.recordPrefixes = [CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX].map((prefix) => `${map.baseUrl}${prefix}`);
+    this.follow = (from, field, link, reaches = true) => this.followLink(from, field, link, reaches);
+  }
+
+  readonly problem = (text: string): void => {
+    this.found++;
+    if (this.problems.length < this.problemLimit) this.problems.push(text);
+  };
+
+  /** Verifies one body of the build, given as the text whose UTF-8 bytes are written. */
+  verify(file: string, body: string): void {
+    const record = RECORD_FILE.exec(file);
+    if (record !== null) {
+      this.group(this.written, groupOf(record)).add(Number(record[2]));
+      checkRecord(file, body, this.follow, this.problem);
+    } else if (listOf(file, this.map) !== undefined) {
+      const folder = file.slice(0, file.lastIndexOf('/') + 1);
+      const count = checkPage(file, body, this.map, this.follow, this.problem);
+      const list = this.pagesIn.get(folder);
+      if (list === undefined) this.pagesIn.set(folder, { pages: 1, count });
+      else {
+        list.pages++;
+        // A filtered list's count is in no map: its pages must at least agree on it.
+        if (count !== list.count) this.problem(`${file}: count ${count}, the list's first page says ${list.count}`);
+      }
+    }
+  }
+
+  /** After the last file of a unit: its lists have every page the map gives them, in every format. */
+  endUnit(unit: SiteUnit): void {
+    if (unit.kind === 'list' || unit.kind === 'filtered') {
+      const { prefix } = listShape(this.map);
+      const list = listRoute(this.map);
+      const formats = Object.values(choiceStep(list, 'format')?.choices ?? { '': '' });
+      const ordering = (choiceStep(list, 'ordering')?.choices ?? { '': '' })[unit.ordering] ?? '';
+      const values = unit.kind === 'list' ? [''] : this.valuesIn(unit.filter);
+      for (const value of values) {
+        for (const format of formats) {
+          const folder = `${prefix}${value}${format}${ordering}`;
+          const pages = this.pagesIn.get(folder)?.pages ?? 0;
+          const last = listOf(`${folder}${pageFileName(1)}`, this.map)?.last;
+          if (pages !== last) this.problem(`${folder}: ${pages} pages, the map says ${last}`);
+        }
+      }
+      if (unit.kind === 'filtered') {
+        const digest = createHash('md5').update(values.sort().join('\n')).digest('hex');
+        this.filteredValues.push({ filter: unit.filter, ordering: unit.ordering, values: values.length, digest });
+      }
+    }
+    this.pagesIn = new Map();
+  }
+
+  facts(): VerifiedFacts {
+    const pagesOf = (sets: Map<string, IdSet>) => [...sets].map(([group, ids]) => [group, [...ids.words]] as [string, [number, number][]]);
+    return { problems: this.problems, found: this.found, links: this.links, written: pagesOf(this.written), linked: pagesOf(this.linked), filteredValues: this.filteredValues };
+  }
+
+  /** The values of a filter whose pages this unit wrote, each as its folder part `client_state=TX/`. */
+  private valuesIn(filter: string): string[] {
+    const values = new Set<string>();
+    for (const folder of this.pagesIn.keys()) {
+      const of = listOf(`${folder}${pageFileName(1)}`, this.map);
+      if (of?.filter?.name === filter) values.add(`${filter}=${of.filter.value}/`);
+    }
+    return [...values];
+  }
+
+  /**
+   * Resolves a link through the rewrite map and says which file it names. A link to a record is
+   * resolved the first time its URL is met; the same URL again (the same client in another list) is
+   * only counted: the million links of a build cost a few hundred thousand resolutions.
+   */
+  private followLink(from: string, field: string, link: unknown, reaches: boolean): string | undefined {
+    this.links++;
+    if (typeof link !== 'string') return void this.problem(`${from}: ${field} is missing`);
+    const shape = reaches ? this.recordShape(link) : undefined;
+    const known = shape === undefined ? undefined : this.resolved.get(shape.key);
+    if (known !== undefined && known.ids.has(shape!.id)) {
+      this.group(this.linked, known.group).add(shape!.id);
+      return known.group.replace('*', String(shape!.id));
+    }
+    if (!link.startsWith(`${this.map.baseUrl}/`)) return void this.problem(`${from}: ${field} ${link} is not under the base URL ${this.map.baseUrl}`);
+    const answer = resolveRequest(this.map, 'GET', link.slice(this.map.baseUrl.length));
+    if (answer.kind !== 'file') return void this.problem(`${from}: ${field} ${link} answers ${answer.status}, not a file`);
+    const record = RECORD_FILE.exec(answer.file);
+    if (field === 'next' || field === 'previous') return answer.file; // checked against the neighbouring page
+    if (record === null) return void this.problem(`${from}: ${field} ${link} names ${answer.file}, which is not a record file`);
+    if (reaches) {
+      const group = groupOf(record);
+      const id = Number(record[2]);
+      this.group(this.linked, group).add(id);
+      // The same URL again will name the same file: remember that this one was resolved.
+      if (shape !== undefined && id === shape.id) {
+        let entry = known;
+        if (entry === undefined) this.resolved.set(shape.key, (entry = { group, ids: new IdSet() }));
+        if (entry.group === group) entry.ids.add(id);
+      }
+    }
+    return answer.file;
+  }
+
+  /**
+   * A record link taken apart without a regular expression (it runs for every result of every
+   * page): its route and what follows the id make its key, `1/?format=api`; undefined for any other link.
+   */
+  private recordShape(link: string): { key: string; id: number } | undefined {
+    for (let route = 0; route < this.recordPrefixes.length; route++) {
+      const prefix = this.recordPrefixes[route]!;
+      if (!link.startsWith(prefix)) continue;
+      let end = prefix.length;
+      let id = 0;
+      for (let code = link.charCodeAt(end); code >= 48 && code <= 57 && end - prefix.length < 15; code = link.charCodeAt(++end)) id = id * 10 + code - 48;
+      if (end === prefix.length || link.charCodeAt(prefix.length) === 48) return undefined;
+      return { key: `${route}${link.slice(end)}`, id };
+    }
+    return undefined;
+  }
+
+  private group(sets: Map<string, IdSet>, group: string): IdSet {
+    let ids = sets.get(group);
+    if (ids === undefined) sets.set(group, (ids = new IdSet()));
+    return ids;
+  }
+}
+
+/**
+ * The findings of every render thread, joined: every record file a link names exists, every record
+ * file is reached by a link, each record route has a file per record in every format, and every
+ * filter has lists for the same values in each ordering. Returns every problem found, listed ones first.
+ */
+export function joinVerifiedFacts(map: RewriteMap, all: VerifiedFacts[], problemLimit = 50): { problems: string[]; found: number; links: number } {
+  const problems = all.flatMap((facts) => facts.problems);
+  let found = all.reduce((sum, facts) => sum + facts.found, 0);
+  const problem = (text: string) => {
+    found++;
+    if (problems.length < problemLimit) problems.push(text);
+  };
+  const union = (pick: (facts: VerifiedFacts) => [string, [number, number][]][]) => {
+    const sets = new Map<string, IdSet>();
+    for (const facts of all) {
+      for (const [group, words] of pick(facts)) {
+        if (!sets.has(group)) sets.set(group, new IdSet());
+        sets.get(group)!.merge(new IdSet(words));
+      }
+    }
+    return sets;
+  };
+  const written = union((facts) => facts.written);
+  const linked = union((facts) => facts.linked);
+  for (const [group, ids] of linked) {
+    for (const id of take(ids.without(written.get(group) ?? new IdSet()), problemLimit)) problem(`a link names ${group.replace('*', String(id))}, which the build did not write`);
+  }
+  for (const [group, ids] of written) {
+    for (const id of take(ids.without(linked.get(group) ?? new IdSet()), problemLimit)) problem(`${group.replace('*', String(id))} is reached by no link`);
+  }
+  for (const route of recordRoutes(map)) {
+    for (const fileName of Object.values(choiceStep(route, 'format')?.choices ?? {})) {
+      const group = `${route.path.slice(1, route.path.indexOf('{id}'))}*/${fileName}`;
+      const count = written.get(group)?.size ?? 0;
+      if (count !== route.count) problem(`${route.path}: ${count} files ${fileName}, the map says ${route.count}`);
+    }
+  }
+  const byFilter = new Map<string, VerifiedFacts['filteredValues']>();
+  for (const entry of all.flatMap((facts) => facts.filteredValues)) byFilter.set(entry.filter, [...(byFilter.get(entry.filter) ?? []), entry]);
+  for (const [filter, entries] of byFilter) {
+    if (new Set(entries.map((entry) => entry.digest)).size > 1) {
+      problem(`${filter}: the orderings have lists for different values (${entries.map((entry) => `${entry.ordering || 'none'}: ${entry.values}`).join(', ')})`);
+    }
+  }
+  return { problems, found, links: all.reduce((sum, facts) => sum + facts.links, 0) };
+}
+
+function* take<T>(items: Iterable<T>, count: number): Generator<T> {
+  if (count <= 0) return;
+  for (const item of items) {
+    yield item;
+    if (--count === 0) return;
+  }
+}

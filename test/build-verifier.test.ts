@@ -1,0 +1,87 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../src/build.ts';
+import { BuildVerifier, joinVerifiedFacts } from '../src/check/build-verifier.ts';
+import { IdSet } from '../src/check/id-set.ts';
+import { resolveBuildOptions } from '../src/config.ts';
+import { MAP_FILE, type RewriteMap } from '../src/plan/rewrite-map.ts';
+import { readManifest } from '../src/write/manifest.ts';
+import { snapshot } from './support/folder-snapshot.ts';
+import { clientRecord, ndjson } from './support/records.ts';
+import { tempFolder } from './support/temp-folder.ts';
+
+describe('IdSet', () => {
+  it('holds dense and ten-digit ids alike, and says which one set lacks', () => {
+    const ids = new IdSet();
+    for (const id of [0, 1, 31, 32, 33, 1_106_952_112, 9_007_199_254_740_991]) ids.add(id);
+    expect(ids.size).toBe(7);
+    expect(ids.has(32)).toBe(true);
+    expect(ids.has(34)).toBe(false);
+    expect(ids.has(1_106_952_113)).toBe(false);
+    const some = new IdSet(ids.words);
+    some.merge(new IdSet([[0, 0b110]])); // 1, 2
+    expect([...some.without(new IdSet([[1, 0b11]]))]).toEqual([0, 1, 2, 31, 1_106_952_112, 9_007_199_254_740_991]);
+    expect(() => ids.add(-1)).toThrow(/not a record id/);
+  });
+});
+
+/**
+ * The check a build makes as it writes: each case breaks one body the way a bug of the renderer
+ * would (`faults`), and the build must fail naming the problem, the previous output untouched.
+ */
+describe('the check made while writing', () => {
+  const temp = tempFolder();
+  const out = path.join(temp.path, 'out');
+  const input = path.join(temp.path, 'in.ndjson');
+  const options = () => resolveBuildOptions({ input: [input], out, baseUrl: 'https://m.example.org' });
+  let before: ReturnType<typeof snapshot>;
+
+  beforeAll(async () => {
+    writeFileSync(input, ndjson(Array.from({ length: 60 }, (_, i) => clientRecord(i + 1, {}, { id: 900 + (i % 4) }))));
+    await build(options());
+    before = snapshot(out);
+    writeFileSync(input, ndjson(Array.from({ length: 61 }, (_, i) => clientRecord(i + 1, {}, { id: 900 + (i % 4) }))));
+  });
+  afterAll(() => temp.remove());
+
+  it.each([
+    ['a next link that skips a page', { file: 'api/v1/clients/format=json/ordering=-name/index.json', replace: ['page=2', 'page=3'] as [string, string] }, /format=json\/ordering=-name\/index\.json: next leads to api\/v1\/clients\/format=json\/ordering=-name\/page=3\.json/],
+    ['a link to a client that has no file', { file: 'api/v1/clients/index.json', replace: ['/clients/7/', '/clients/999/'] as [string, string] }, /a link names api\/v1\/clients\/999\/index\.json, which the build did not write/],
+    ['a link outside the base URL', { file: 'api/v1/registrants/901/index.json', replace: ['https://m.example.org', 'https://elsewhere.example.org'] as [string, string] }, /registrants\/901\/index\.json: url https:\/\/elsewhere\.example\.org\/api\/v1\/registrants\/901\/ is not under the base URL/],
+    ['a wrong count', { file: 'api/v1/clients/client_state=TX/ordering=-id/page=2.json', replace: ['"count":61', '"count":62'] as [string, string] }, /client_state=TX\/ordering=-id\/page=2\.json: count 62/],
+    ['a page that is not JSON', { file: 'api/v1/clients/registrant_id=900/index.json', body: '{"count":16,"next":null' }, /registrant_id=900\/index\.json: not JSON/],
+  ])('%s fails the build, the previous output intact', async (_name, fault, problem) => {
+    await expect(build(options(), undefined, { faults: [fault] })).rejects.toThrow(problem);
+    expect(snapshot(out)).toEqual(before);
+  });
+
+  it('finds record files no link reaches, and lists with pages missing', () => {
+    const map = JSON.parse(readFileSync(path.join(out, MAP_FILE), 'utf8')) as RewriteMap;
+    const verifier = new BuildVerifier(map);
+    const files = readFileSync(path.join(out, '_build/manifest.tsv'), 'utf8').split('\n').slice(1, -1).map((line) => line.split('\t')[0]!);
+    // Every file but the third page of the unfiltered list in id order: its records are reached by no list of that ordering, but by the others.
+    for (const file of files) if (file !== 'api/v1/clients/page=3.json') verifier.verify(file, readFileSync(path.join(out, file), 'utf8'));
+    verifier.endUnit({ kind: 'list', ordering: '' });
+    const { problems } = joinVerifiedFacts(map, [verifier.facts()]);
+    expect(problems).toEqual(['api/v1/clients/: 2 pages, the map says 3']);
+
+    // Only the record files: none is reached.
+    const records = new BuildVerifier(map);
+    for (const file of files) if (/\/[0-9]+\//.test(file)) records.verify(file, readFileSync(path.join(out, file), 'utf8'));
+    const found = joinVerifiedFacts(map, [records.facts()], 1000).problems;
+    expect(found).toContain('api/v1/clients/7/index.json is reached by no link');
+    expect(found.filter((text) => text.endsWith('is reached by no link'))).toHaveLength(60 * 3);
+  });
+
+  it('the manifest lists every file once, with the MD5 of the bytes written', async () => {
+    const { createHash } = await import('node:crypto');
+    const entries = [];
+    for await (const entry of readManifest(out)) entries.push(entry);
+    expect(new Set(entries.map((entry) => entry.path)).size).toBe(entries.length);
+    for (const entry of entries.slice(0, 200)) {
+      const bytes = readFileSync(path.join(out, entry.path));
+      expect([entry.path, bytes.length, createHash('md5').update(bytes).digest('hex')]).toEqual([entry.path, entry.size, entry.hash]);
+    }
+  });
+});
