@@ -2,21 +2,19 @@
  * `npm run bench`: how fast the mirror builds and serves, against the floor of this machine.
  * Generates N records (deterministic, into bench-data/, never committed), then for each run: a full
  * build, the floor (the same tree written from one buffer), a rebuild with no change and a rebuild
- * after a nightly-sized change; then preview throughput against serve-handler alone. Medians go to
+ * after a nightly-sized change; then the preview's throughput on one core, beside nginx's. Medians go to
  * BENCHMARKS.md with the machine, the date and the command.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { DEFAULT_FILTERS, wholeNumber } from '../src/config.ts';
-import { MAP_FILE, choiceStep, listRoute, type RewriteMap } from '../src/plan/rewrite-map.ts';
-import { resolveRequest } from '../src/routing/resolve-request.ts';
 import type { BuildSummary } from '../src/build.ts';
 import type { ChildStats } from './bench/child-stats.ts';
 import { writeNightlyChange } from './bench/nightly-change.ts';
+import { measurePreviewThroughput, type ThroughputFigures } from './bench/preview-throughput.ts';
 
 const REGISTRY_SIZE = 134_719;
 const { values } = parseArgs({
@@ -123,71 +121,6 @@ async function measureRun(run: number): Promise<RunFigures> {
   return figures;
 }
 
-interface Throughput {
-  requestsPerSecond: number;
-  errors: number;
-  non2xx: number;
-}
-
-async function throughput(command: string[], paths: string[], port: number): Promise<Throughput> {
-  const server = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    server.stdout.on('data', (chunk: Buffer) => (/ready|Previewing/.test(chunk.toString()) ? resolve() : undefined));
-    server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  try {
-    const options = { url: `http://127.0.0.1:${port}`, connections: 50, requests: paths.map((p) => ({ method: 'GET' as const, path: p })) };
-    await autocannon({ ...options, duration: 3 }); // warm up: page cache, JIT
-    const result = await autocannon({ ...options, duration: 10 });
-    return { requestsPerSecond: result.requests.average, errors: result.errors + result.timeouts, non2xx: result.non2xx };
-  } finally {
-    server.kill();
-  }
-}
-
-async function measurePreview(): Promise<{ preview: Throughput[]; alone: Throughput[] }> {
-  const map = JSON.parse(readFileSync(path.join(out, MAP_FILE), 'utf8')) as RewriteMap;
-  const list = listRoute(map);
-  const formatValues = Object.keys(choiceStep(list, 'format')?.choices ?? { '': '' });
-  const orderingValues = Object.keys(choiceStep(list, 'ordering')?.choices ?? { '': '' });
-  let seed = 42;
-  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-  const picks = Array.from({ length: 2000 }, () => ({
-    format: formatValues[random(formatValues.length)]!,
-    ordering: orderingValues[random(orderingValues.length)]!,
-    page: 1 + random(list.page.last),
-  }));
-  const apiPaths = picks.map(({ format, ordering, page }) => {
-    const query = new URLSearchParams();
-    if (format) query.set('format', format);
-    if (ordering) query.set('ordering', ordering);
-    query.set('page', String(page));
-    return `${list.path}?${query}`;
-  });
-  // The same pages as files, named by the router the preview runs: serve-handler alone serves them.
-  const filePaths = apiPaths.map((target) => {
-    const answer = resolveRequest(map, 'GET', target);
-    if (answer.kind !== 'file') throw new Error(`${target} is not a page of the build: ${answer.status}`);
-    return `/${answer.file}`;
-  });
-  const preview: Throughput[] = [];
-  const alone: Throughput[] = [];
-  for (let run = 1; run <= runs; run++) {
-    log(`preview throughput, run ${run}`);
-    // Alternate which goes first: on this kind of machine the second of two runs is often faster.
-    const measurePreviewOnce = async () => preview.push(await throughput([...tsx, 'src/cli.ts', 'preview', '--dir', out, '--port', '3901'], apiPaths, 3901));
-    const measureAloneOnce = async () => alone.push(await throughput([...tsx, 'scripts/bench/serve-handler-only.ts', out, '3902'], filePaths, 3902));
-    if (run % 2 === 1) {
-      await measurePreviewOnce();
-      await measureAloneOnce();
-    } else {
-      await measureAloneOnce();
-      await measurePreviewOnce();
-    }
-  }
-  return { preview, alone };
-}
-
 const median = (numbers: number[]) => {
   const sorted = [...numbers].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -200,7 +133,7 @@ function machine(): string {
   return `${cpu}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}, file system ${fs}`;
 }
 
-function report(figures: RunFigures[], previewFigures: Awaited<ReturnType<typeof measurePreview>> | undefined): string {
+function report(figures: RunFigures[], previewFigures: ThroughputFigures | undefined): string {
   const m = (pick: (run: RunFigures) => number) => median(figures.map(pick));
   const summaryOf = (stats: ChildStats | undefined) => stats!.result as BuildSummary;
   const build = m((r) => r.build.wallSeconds);
@@ -239,13 +172,10 @@ function report(figures: RunFigures[], previewFigures: Awaited<ReturnType<typeof
     );
   }
   if (previewFigures) {
-    const preview = median(previewFigures.preview.map((t) => t.requestsPerSecond));
-    const alone = median(previewFigures.alone.map((t) => t.requestsPerSecond));
-    const failures = [...previewFigures.preview, ...previewFigures.alone].reduce((sum, t) => sum + t.errors + t.non2xx, 0);
+    const each = (numbers: number[]) => numbers.map((n) => n.toFixed(0)).join(', ');
     rows.push(
-      ['preview, random list pages, 50 connections', `${preview.toFixed(0)} requests/s`],
-      ['serve-handler alone, same files', `${alone.toFixed(0)} requests/s`],
-      ['preview / serve-handler alone', `${(preview / alone).toFixed(2)} (errors and non-2xx: ${failures})`],
+      [`preview, ${previewFigures.requests.toLocaleString('en-US')} random list pages, 50 connections, server pinned to one core`, `${median(previewFigures.preview).toFixed(0)} requests/s (runs: ${each(previewFigures.preview)})`],
+      ['nginx (lda-mirror emit nginx, one worker), same requests, same core', `${median(previewFigures.nginx).toFixed(0)} requests/s (runs: ${each(previewFigures.nginx)})`],
     );
   }
   const seconds = (stats: ChildStats | undefined) => (stats ? `${stats.wallSeconds.toFixed(1)} s` : 'not run');
@@ -272,7 +202,7 @@ log('compiling the program the build children run (lib/)');
 execFileSync(process.execPath, [...tsx, 'scripts/compile.ts'], { stdio: 'inherit' });
 const figures: RunFigures[] = [];
 for (let run = 1; run <= runs; run++) figures.push(await measureRun(run));
-const previewFigures = values['skip-preview'] ? undefined : await measurePreview();
+const previewFigures = values['skip-preview'] ? undefined : await measurePreviewThroughput(out, { runs, log });
 const section = report(figures, previewFigures);
 console.log(section);
 const reportFile = values.report ?? 'BENCHMARKS.md';

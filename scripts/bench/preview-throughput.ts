@@ -8,12 +8,13 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nginx } from '../../src/hosts/nginx/nginx.ts';
 import { MAP_FILE, choiceStep, listRoute, type RewriteMap } from '../../src/plan/rewrite-map.ts';
+import { freePort } from '../../test/support/real-servers.ts';
 import type { LoadFigures } from './load-child.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -91,9 +92,9 @@ export function listRequestPaths(map: RewriteMap, count: number): string[] {
   });
 }
 
-/** The preview as `npm run preview` runs it. */
+/** The preview as the installed command runs it: compiled (lib/, which `npm run bench` compiles first). */
 function startPreview(dir: string, port: number): ChildProcess {
-  return pinned(SERVER_CORE, process.execPath, [...tsx, path.join(ROOT, 'src/cli.ts'), 'preview', '--dir', dir, '--port', String(port)]);
+  return pinned(SERVER_CORE, process.execPath, [path.join(ROOT, 'lib/cli.js'), 'preview', '--dir', dir, '--port', String(port)]);
 }
 
 /**
@@ -149,14 +150,6 @@ async function load(url: string, pathsFile: string): Promise<number> {
 
 function pinned(core: string, command: string, args: string[], stdout: 'pipe' | 'ignore' = 'ignore'): ChildProcess {
   return spawn('taskset', ['-c', core, command, ...args], { cwd: ROOT, stdio: ['ignore', stdout, 'inherit'] });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function waitForPort(port: number, child: ChildProcess): Promise<void> {

@@ -125,10 +125,8 @@ export class BuildVerifier {
     if (typeof link !== 'string') return void this.problem(`${from}: ${field} is missing`);
     const shape = reaches ? this.recordShape(link) : undefined;
     const known = shape === undefined ? undefined : this.resolved.get(shape.key);
-    if (known !== undefined && known.ids.has(shape!.id)) {
-      this.group(this.linked, known.group).add(shape!.id);
-      return known.group.replace('*', String(shape!.id));
-    }
+    // Resolved before, so already among the linked ids (which only grow).
+    if (known !== undefined && known.ids.has(shape!.id)) return known.group.replace('*', String(shape!.id));
     if (!link.startsWith(`${this.map.baseUrl}/`)) return void this.problem(`${from}: ${field} ${link} is not under the base URL ${this.map.baseUrl}`);
     const answer = resolveRequest(this.map, 'GET', link.slice(this.map.baseUrl.length));
     if (answer.kind !== 'file') return void this.problem(`${from}: ${field} ${link} answers ${answer.status}, not a file`);
