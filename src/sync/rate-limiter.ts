@@ -7,6 +7,7 @@ export class RateLimiter {
   private readonly interval: number;
   private nextSlot = 0;
   private heldUntil = 0;
+  private lastSent = -Infinity;
 
   constructor(
     perMinute: number,
@@ -21,8 +22,16 @@ export class RateLimiter {
     const start = Math.max(now, this.nextSlot, this.heldUntil);
     this.nextSlot = start + this.interval;
     await this.clock.sleep(start - now);
-    // A pause asked for while this caller waited applies to it too.
-    while (this.clock.now() < this.heldUntil) await this.clock.sleep(this.heldUntil - this.clock.now());
+    // Timers that fire late (a busy event loop) fire together: the spacing holds between the requests
+    // actually let go, and a pause asked for while this caller waited applies to it too.
+    for (;;) {
+      const ready = Math.max(this.lastSent + this.interval, this.heldUntil);
+      const current = this.clock.now();
+      if (current >= ready) break;
+      await this.clock.sleep(ready - current);
+    }
+    this.lastSent = this.clock.now();
+    this.nextSlot = Math.max(this.nextSlot, this.lastSent + this.interval);
   }
 
   /** No request starts before `time` (epoch milliseconds). */
