@@ -60,7 +60,7 @@ ${SYNC_OPTIONS_HELP}
     const built = await build(buildConfig, { progress: terminalProgress() });
     console.log(formatSummary(built));
 
-    // An output already up to date has nothing to deploy: its lists are those of the build before.
+    // An output found up to date has empty lists (build.ts empties them): nothing to deploy.
     const changed = listFile(built.out, CHANGED_FILE);
     const removed = listFile(built.out, REMOVED_FILE);
     console.log(
