@@ -7,7 +7,7 @@ import { loadRecords } from './ingest/load-records.ts';
 import { filterChoices } from './choices/filter-choices.ts';
 import { lastPageFor } from './plan/page-count.ts';
 import { createRewriteMap, listRoute, type FilterInput } from './plan/rewrite-map.ts';
-import { siteFileCount, valueCounts } from './render/site-files.ts';
+import { siteFileCount, siteUnits, valueCounts } from './render/site-files.ts';
 import { produceSite } from './produce/produce-site.ts';
 import { silentProgress, type Progress } from './report/progress.ts';
 import { timedStages } from './report/timed-stages.ts';
@@ -101,6 +101,8 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       filters: filters.map((filter) => filter.input),
     });
     const filteredPages = filters.reduce((sum, filter) => sum + filter.pages, 0);
+    // The clients' record files in ranges of about 4,096 clients, each a unit of a render thread.
+    const units = siteUnits(map, store.clientIdBounds(Math.min(64, Math.ceil(counts.clients / 4096))));
 
     if (slot.previousDir !== undefined) {
       progress.stage('compare');
@@ -117,6 +119,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     const written = await produceSite({
       storeFile: store.file,
       map,
+      units,
       formats: options.formats,
       extraFiles: hostFiles,
       root: slot.buildDir,

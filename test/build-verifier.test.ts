@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.ts';
 import { BuildVerifier, joinVerifiedFacts } from '../src/check/build-verifier.ts';
 import { IdSet } from '../src/check/id-set.ts';
+import { assemblePage } from '../src/render/bodies.ts';
 import { resolveBuildOptions } from '../src/config.ts';
 import { MAP_FILE, type RewriteMap } from '../src/plan/rewrite-map.ts';
 import { readManifest } from '../src/write/manifest.ts';
@@ -72,6 +73,55 @@ describe('the check made while writing', () => {
     const found = joinVerifiedFacts(map, [records.facts()], 1000).problems;
     expect(found).toContain('api/v1/clients/7/index.json is reached by no link');
     expect(found.filter((text) => text.endsWith('is reached by no link'))).toHaveLength(60 * 3);
+  });
+
+  /** A page of the built folder in the parts it was assembled from, as the renderer hands it over. */
+  const partsOf = (file: string) => {
+    const body = readFileSync(path.join(out, file), 'utf8');
+    const head = body.slice(0, body.indexOf('"results":[') + '"results":['.length);
+    const results = (JSON.parse(body) as { results: unknown[] }).results.map((result) => JSON.stringify(result));
+    expect(assemblePage({ head, results })).toBe(body);
+    return { body, head, results };
+  };
+
+  it('verifies a page from its parts: each client once per format, the same problems as parsing it whole', () => {
+    const map = JSON.parse(readFileSync(path.join(out, MAP_FILE), 'utf8')) as RewriteMap;
+    const files = readFileSync(path.join(out, '_build/manifest.tsv'), 'utf8').split('\n').slice(1, -1).map((line) => line.split('\t')[0]!);
+    const whole = new BuildVerifier(map);
+    const parts = new BuildVerifier(map);
+    for (const file of files) {
+      const body = readFileSync(path.join(out, file), 'utf8');
+      whole.verify(file, body);
+      parts.verify(file, body, /\.json$/.test(file) && !/\/[0-9]+\//.test(file) && file.startsWith('api/') ? partsOf(file) : undefined);
+    }
+    for (const verifier of [whole, parts]) verifier.endUnit({ kind: 'list', ordering: '' });
+    expect(joinVerifiedFacts(map, [parts.facts()])).toEqual(joinVerifiedFacts(map, [whole.facts()]));
+    expect(joinVerifiedFacts(map, [parts.facts()]).problems).toEqual([]);
+
+    // A client's body broken by the renderer (in the parts and the page alike): the page is not JSON.
+    const page = 'api/v1/clients/ordering=-id/index.json';
+    const { head, results } = partsOf(page);
+    const broken = [results[0]!.replace('"name":', '"name"'), ...results.slice(1)];
+    const brokenCheck = new BuildVerifier(map);
+    brokenCheck.verify(page, assemblePage({ head, results: broken }), { head, results: broken });
+    expect(brokenCheck.facts().problems).toEqual([expect.stringMatching(/ordering=-id\/index\.json: not JSON/)]);
+
+    // A head whose last `[` opens another key than results.
+    const sneaky = head.replace('"results":[', '"results":[],"x\\"results":[');
+    const sneakyCheck = new BuildVerifier(map);
+    sneakyCheck.verify(page, assemblePage({ head: sneaky, results }), { head: sneaky, results });
+    expect(sneakyCheck.facts().problems).toEqual([`${page}: the page's keys are not count, next, previous and results`]);
+
+    // A link to a record the build does not have, found the same way from the parts as from the whole.
+    const dangling = [results[0]!.replace('/clients/60/', '/clients/999/'), ...results.slice(1)];
+    const danglingCheck = new BuildVerifier(map);
+    danglingCheck.verify(page, assemblePage({ head, results: dangling }), { head, results: dangling });
+    expect(joinVerifiedFacts(map, [danglingCheck.facts()]).problems).toContain('a link names api/v1/clients/999/index.json, which the build did not write');
+
+    // A body that is not the assembly of its parts is parsed whole.
+    const other = new BuildVerifier(map);
+    other.verify(page, '{"count":61,"next":null', { head, results });
+    expect(other.facts().problems).toEqual([expect.stringMatching(/ordering=-id\/index\.json: not JSON/)]);
   });
 
   it('the manifest lists every file once, with the MD5 of the bytes written', async () => {

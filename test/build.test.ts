@@ -81,6 +81,21 @@ describe('build', () => {
     }
     expect(read('api/v1/clients/1/format=json.json')).toContain('"name":"Ünïcödé \\u2028 \\"q\\""');
   });
+
+  it('writes UTF-8 whether a page, a client or its registrant has ASCII only or not', async () => {
+    await buildFrom(
+      write('a.ndjson', ndjson([clientRecord(1, { name: 'Plain' }), clientRecord(2, { name: 'Société Générale 中文' }), clientRecord(3, {}, { id: 7, name: 'Régie' })])),
+    );
+    const files = ['api/v1/clients/index.json', 'api/v1/clients/1/index.json', 'api/v1/clients/2/index.json', 'api/v1/clients/3/index.json', 'api/v1/registrants/7/index.json'];
+    for (const file of files) {
+      const bytes = readFileSync(path.join(out(), file));
+      // Latin-1 bytes for a non-ASCII character would not survive a round trip through UTF-8.
+      expect(Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes), file).toBe(true);
+    }
+    expect(read('api/v1/clients/index.json')).toContain('"name":"Société Générale 中文"');
+    expect(read('api/v1/clients/index.json')).toContain('"name":"Régie"');
+    expect(read('api/v1/clients/1/index.json')).toContain('"name":"Plain"');
+  });
 });
 
 describe('filtered lists (contract section 8)', () => {

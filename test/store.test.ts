@@ -53,6 +53,23 @@ describe('orderings', () => {
     expect(ids('-name')).toEqual([5, 6, 3, 1, 4, 2]);
   });
 
+  it('cuts the clients into ranges of ids of about the same size, each client in one range', () => {
+    load([5, 1, 9, 3, 7, 2, 8, 4, 6, 10].map((id) => clientRecord(id * 100)));
+    const bounds = store.clientIdBounds(4);
+    expect(bounds).toEqual([300, 600, 800]);
+    const ranges = [null, ...bounds, null].slice(1).map((to, i) => [...store.clientsInIdRange([null, ...bounds][i]!, to)].map((client) => client.id));
+    expect(ranges).toEqual([[100, 200], [300, 400, 500], [600, 700], [800, 900, 1000]]);
+    expect(store.clientIdBounds(1)).toEqual([]);
+    expect(store.clientIdBounds(40)).toEqual([200, 300, 400, 500, 600, 700, 800, 900, 1000]);
+  });
+
+  it('says which clients are ASCII only, their registrant included (their bytes are then copied, not encoded)', () => {
+    load([clientRecord(1), clientRecord(2, { name: 'Émile' }), clientRecord(3, {}, { id: 7, name: 'Régie' }), clientRecord(4, {}, { id: 8, name: '\u{1F600}' })]);
+    expect([...store.clientsInOrder('')].map((client) => [client.id, client.ascii])).toEqual([[1, 1], [2, 0], [3, 0], [4, 0]]);
+    expect([...store.clientsByFilter('client_state', '')].map((client) => client.ascii)).toEqual([1, 0, 0, 0]);
+    expect([...store.registrants()].map((registrant) => [registrant.id, registrant.ascii])).toEqual([[7, 0], [8, 0], [900, 1]]);
+  });
+
   it('-effective_date puts nulls first, then newest, equal dates by descending id', () => {
     load([
       clientRecord(1, { effective_date: '2020-01-01' }),

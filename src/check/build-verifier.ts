@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX, type Ordering } from '../contract.ts';
 import { choiceStep, listRoute, recordRoutes, type RewriteMap } from '../plan/rewrite-map.ts';
 import { pageFileName } from '../plan/site-layout.ts';
+import type { PageParts } from '../render/bodies.ts';
 import type { SiteUnit } from '../render/site-files.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { IdSet } from './id-set.ts';
 import { RECORD_FILE, groupOf } from './link-tracker.ts';
-import { checkPage, checkRecord, listOf, listShape, type Follow } from './page-rules.ts';
+import { checkEnvelope, checkPage, checkRecord, followResultLinks, listOf, listShape, parse, type Follow, type Page } from './page-rules.ts';
 
 /** What one render thread verified, for the build to join with the other threads' findings. */
 export interface VerifiedFacts {
@@ -37,6 +38,8 @@ export class BuildVerifier {
   private readonly linked = new Map<string, IdSet>();
   /** Record links already resolved, by the shape of their URL (route and query), as ids. */
   private readonly resolved = new Map<string, { group: string; ids: IdSet }>();
+  /** Results of pages already parsed and their links followed, by the shape of their `url`, as ids. */
+  private readonly verifiedResults = new Map<string, IdSet>();
   /** Pages written per folder in the unit under way, and the count the first of them gave. */
   private pagesIn = new Map<string, { pages: number; count: number | undefined }>();
   private readonly filteredValues: VerifiedFacts['filteredValues'] = [];
@@ -57,15 +60,20 @@ export class BuildVerifier {
     if (this.problems.length < this.problemLimit) this.problems.push(text);
   };
 
-  /** Verifies one body of the build, given as the text whose UTF-8 bytes are written. */
-  verify(file: string, body: string): void {
+  /**
+   * Verifies one body of the build, given as the text whose UTF-8 bytes are written. A page of a list
+   * may come with the parts it was assembled from (`page`): when the body is exactly their assembly,
+   * the parts are verified instead of the whole, each client's body once (`verifyParts`); otherwise,
+   * or without parts, the body is parsed whole.
+   */
+  verify(file: string, body: string, page?: PageParts): void {
     const record = RECORD_FILE.exec(file);
     if (record !== null) {
       this.group(this.written, groupOf(record)).add(Number(record[2]));
       checkRecord(file, body, this.follow, this.problem);
     } else if (listOf(file, this.map) !== undefined) {
       const folder = file.slice(0, file.lastIndexOf('/') + 1);
-      const count = checkPage(file, body, this.map, this.follow, this.problem);
+      const count = page !== undefined && isAssembly(body, page) ? this.verifyParts(file, page) : checkPage(file, body, this.map, this.follow, this.problem);
       const list = this.pagesIn.get(folder);
       if (list === undefined) this.pagesIn.set(folder, { pages: 1, count });
       else {
@@ -74,6 +82,56 @@ export class BuildVerifier {
         if (count !== list.count) this.problem(`${file}: count ${count}, the list's first page says ${list.count}`);
       }
     }
+  }
+
+  /**
+   * A page whose body is its parts assembled: the head is parsed with the array of results closed
+   * (`]}`) and held to the page's rules; it ends in the `[` that opens the results, so the page is JSON
+   * when each result is. A result is parsed and its links followed the first time this thread meets its
+   * client in this format; later pages have the same bytes for it (the same store row through the same
+   * renderer), so there it is only counted. Returns the page's count.
+   */
+  private verifyParts(file: string, page: PageParts): number | undefined {
+    const envelope = parse<Page>(file, `${page.head}]}`, this.problem);
+    if (envelope === undefined) return undefined;
+    // The `[` the head ends with must open `results` itself: the keys in the contract's order, results last.
+    if (Object.keys(envelope ?? {}).join() !== 'count,next,previous,results' || !Array.isArray(envelope.results) || !page.head.endsWith('"results":[')) {
+      return void this.problem(`${file}: the page's keys are not count, next, previous and results`);
+    }
+    if (!checkEnvelope(file, envelope, page.results.length, this.map, this.follow, this.problem)) return undefined;
+    for (const result of page.results) {
+      const seen = this.resultShape(result);
+      if (seen !== undefined && this.verifiedResults.get(seen.key)?.has(seen.id)) {
+        this.links += 2;
+        continue;
+      }
+      const client = parse<Page['results'][number]>(file, result, this.problem);
+      if (client === undefined) continue;
+      const found = this.found;
+      followResultLinks(file, client, this.follow);
+      const shape = typeof client.url === 'string' ? this.recordShape(client.url) : undefined;
+      if (this.found === found && shape !== undefined && shape.id === client.id) {
+        let ids = this.verifiedResults.get(shape.key);
+        if (ids === undefined) this.verifiedResults.set(shape.key, (ids = new IdSet()));
+        ids.add(shape.id);
+      }
+    }
+    return envelope.count;
+  }
+
+  /**
+   * The shape of a result's `url` and its id, read off the result's first bytes, `{"id":7,"url":"…"`,
+   * without parsing it; undefined when they are not in that form (then it is parsed).
+   */
+  private resultShape(result: string): { key: string; id: number } | undefined {
+    if (!result.startsWith('{"id":')) return undefined;
+    const urlAt = result.indexOf(',"url":"', 6);
+    if (urlAt < 0) return undefined;
+    const end = result.indexOf('"', urlAt + 8);
+    const url = result.slice(urlAt + 8, end);
+    if (end < 0 || url.includes('\\')) return undefined;
+    const shape = this.recordShape(url);
+    return shape !== undefined && String(shape.id) === result.slice(6, urlAt) ? shape : undefined;
   }
 
   /** After the last file of a unit: its lists have every page the map gives them, in every format. */
@@ -169,6 +227,22 @@ export class BuildVerifier {
     if (ids === undefined) sets.set(group, (ids = new IdSet()));
     return ids;
   }
+}
+
+/** Whether `body` is exactly the page `parts` make: compared piece by piece, which costs far less than parsing. */
+function isAssembly(body: string, parts: PageParts): boolean {
+  const { head, results } = parts;
+  let length = head.length + Math.max(results.length - 1, 0) + 2;
+  for (const result of results) length += result.length;
+  if (body.length !== length || body.slice(0, head.length) !== head || !body.endsWith(']}')) return false;
+  let at = head.length;
+  for (let i = 0; i < results.length; i++) {
+    if (i > 0 && body.charCodeAt(at++) !== 44) return false; // ','
+    const result = results[i]!;
+    if (body.slice(at, at + result.length) !== result) return false;
+    at += result.length;
+  }
+  return true;
 }
 
 /**

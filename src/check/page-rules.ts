@@ -11,7 +11,7 @@ import { pageFileName, recordKind } from '../plan/site-layout.ts';
  */
 export type Problem = (text: string) => void;
 
-interface Page {
+export interface Page {
   count: number;
   next: string | null;
   previous: string | null;
@@ -61,11 +61,24 @@ export function checkPage(file: string, body: string | Buffer, map: RewriteMap, 
   const page = parse<Page>(file, body, problem);
   if (page === undefined) return undefined;
   if (!Array.isArray(page.results)) return void problem(`${file}: no results`);
+  if (!checkEnvelope(file, page, page.results.length, map, follow, problem)) return undefined;
+  for (const client of page.results) followResultLinks(file, client, follow);
+  return page.count;
+}
+
+/**
+ * The rules of a page but those of its results: its count, how many results it has (`results`), and
+ * `next`/`previous` leading to the neighbouring pages. False when the file is no page of a list.
+ */
+export function checkEnvelope(file: string, page: Omit<Page, 'results'>, results: number, map: RewriteMap, follow: Follow, problem: Problem): boolean {
   const list = listRoute(map);
   const name = path.posix.basename(file);
   const number = name === pageFileName(1) ? 1 : Number(/^page=([0-9]+)\.json$/.exec(name)?.[1]);
   const of = listOf(file, map);
-  if (!Number.isInteger(number) || of === undefined) return void problem(`${file}: not a page of a list`);
+  if (!Number.isInteger(number) || of === undefined) {
+    problem(`${file}: not a page of a list`);
+    return false;
+  }
   const last = of.last;
   const served = PAGE_SIZE;
   // A filtered list's count is its own: the map holds only its last page.
@@ -73,7 +86,7 @@ export function checkPage(file: string, body: string | Buffer, map: RewriteMap, 
   const expected = number < last ? served : count - served * (last - 1);
   if (page.count !== count) problem(`${file}: count ${page.count}, the map says ${count}`);
   if (of.filter !== undefined && lastPageFor(count) !== last) problem(`${file}: count ${count} makes ${lastPageFor(count)} pages, the map says ${last}`);
-  if (page.results.length !== expected) problem(`${file}: ${page.results.length} results, expected ${expected}`);
+  if (results !== expected) problem(`${file}: ${results} results, expected ${expected}`);
   const neighbour = (field: 'next' | 'previous', to: number) => {
     const link = page[field];
     const exists = to >= 1 && to <= last;
@@ -86,11 +99,13 @@ export function checkPage(file: string, body: string | Buffer, map: RewriteMap, 
   };
   neighbour('next', number + 1);
   neighbour('previous', number - 1);
-  for (const client of page.results) {
-    follow(file, `url of client ${client?.id}`, client?.url);
-    follow(file, `url of registrant ${client?.registrant?.id}`, client?.registrant?.url);
-  }
-  return page.count;
+  return true;
+}
+
+/** Follows the two links of one result of a page: the client's, and its registrant's. */
+export function followResultLinks(file: string, client: Page['results'][number] | undefined, follow: Follow): void {
+  follow(file, `url of client ${client?.id}`, client?.url);
+  follow(file, `url of registrant ${client?.registrant?.id}`, client?.registrant?.url);
 }
 
 export function checkRecord(file: string, body: string | Buffer, follow: Follow, problem: Problem): void {
@@ -101,7 +116,7 @@ export function checkRecord(file: string, body: string | Buffer, follow: Follow,
   if (recordKind(file) === 'clients') follow(file, 'url of its registrant', record?.registrant?.url);
 }
 
-function parse<T>(file: string, body: string | Buffer, problem: Problem): T | undefined {
+export function parse<T>(file: string, body: string | Buffer, problem: Problem): T | undefined {
   try {
     return JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as T;
   } catch (error) {

@@ -2,7 +2,6 @@ import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'nod
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { joinVerifiedFacts } from '../check/build-verifier.ts';
-import { siteUnits } from '../render/site-files.ts';
 import { RecordStore } from '../store/record-store.ts';
 import { BUILD_FOLDER, CHANGED_FILE, MANIFEST_FILE, MANIFEST_HEADER, REMOVED_FILE } from '../write/manifest.ts';
 import { LineWriter, type WriteStats } from '../write/thread-writer.ts';
@@ -15,7 +14,7 @@ import { SHARED, changedPart, manifestPart, type BuildFault, type ThreadDone, ty
  */
 const WORKER_PROGRAM = import.meta.url.endsWith('.ts') ? new URL('./start-worker.mjs', import.meta.url) : new URL('./produce-worker.js', import.meta.url);
 
-export interface ProduceOptions extends Pick<ThreadSettings, 'storeFile' | 'map' | 'formats' | 'extraFiles' | 'root' | 'previousDir' | 'verify'> {
+export interface ProduceOptions extends Pick<ThreadSettings, 'storeFile' | 'map' | 'units' | 'formats' | 'extraFiles' | 'root' | 'previousDir' | 'verify'> {
   /** Render threads to run: one per core. */
   threads: number;
   problemLimit?: number;
@@ -49,6 +48,7 @@ export async function produceSite(options: ProduceOptions): Promise<ProduceResul
     const settings: ThreadSettings = {
       storeFile: options.storeFile,
       map: options.map,
+      units: options.units,
       formats: options.formats,
       extraFiles: options.extraFiles,
       root: options.root,
@@ -77,7 +77,7 @@ export async function produceSite(options: ProduceOptions): Promise<ProduceResul
   }
   options.onProgress?.(Atomics.load(counters, SHARED.files));
 
-  const units = siteUnits(options.map).length;
+  const units = options.units.length;
   joinParts(options.root, MANIFEST_FILE, `${MANIFEST_HEADER}\n`, units, manifestPart);
   joinParts(options.root, CHANGED_FILE, '', units, changedPart);
   const met = new Int32Array(previousMet);

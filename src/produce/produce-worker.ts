@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BuildVerifier } from '../check/build-verifier.ts';
 import { recordKind } from '../plan/site-layout.ts';
-import { siteUnits, unitFiles, type SiteFile, type SiteUnit } from '../render/site-files.ts';
+import { unitFiles, type SiteFile, type SiteUnit } from '../render/site-files.ts';
 import { RecordStore } from '../store/record-store.ts';
 import { BUILD_FOLDER, manifestLine } from '../write/manifest.ts';
 import { LineWriter, ThreadWriter, nodeThreadIO, type ThreadIO } from '../write/thread-writer.ts';
@@ -31,7 +31,7 @@ function run(): ThreadMessage {
     bytes: 0,
     recordFiles: {},
   };
-  const units = siteUnits(settings.map);
+  const { units } = settings;
   try {
     for (let next = Atomics.add(shared, SHARED.nextUnit, 1); next < units.length; next = Atomics.add(shared, SHARED.nextUnit, 1)) {
       if (!produceUnit(thread, units[next]!, next)) return { kind: 'error', message: 'stopped: another render thread failed' };
@@ -67,8 +67,8 @@ function produceUnit(thread: ThreadState, unit: SiteUnit, index: number): boolea
       if (Atomics.load(shared, SHARED.abort) !== 0) return false;
       const fault = bodyFaults.get(file.path);
       const body = fault === undefined ? file.body : (fault.body ?? file.body.replace(fault.replace![0], fault.replace![1]));
-      verifier?.verify(file.path, body);
-      const data = encode(body);
+      verifier?.verify(file.path, body, file.page);
+      const data = encode(body, fault === undefined && file.ascii === true);
       const hash = createHash('md5').update(data).digest('hex');
       const before = previous?.(file.path);
       if (before !== undefined) Atomics.or(previousMet, before.row >>> 5, 1 << (before.row & 31));
@@ -96,12 +96,13 @@ function produceUnit(thread: ThreadState, unit: SiteUnit, index: number): boolea
 /**
  * The UTF-8 bytes of a body, in one buffer that every file of the thread reuses: a new buffer per
  * file was most of the thread's memory (hundreds of megabytes of freed buffers not yet given back).
+ * An ASCII body (`ascii`, known from the store) is copied as Latin-1, the same bytes four times faster.
  */
 let scratch = Buffer.allocUnsafe(1 << 20);
-function encode(body: string): Buffer {
+function encode(body: string, ascii: boolean): Buffer {
   // Three bytes per UTF-16 unit at most: anything shorter than a third of the buffer fits.
   if (body.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(Math.max(body.length * 3, scratch.length * 2));
-  return scratch.subarray(0, scratch.write(body, 0, 'utf8'));
+  return scratch.subarray(0, scratch.write(body, 0, ascii ? 'latin1' : 'utf8'));
 }
 
 function* filesOf(store: RecordStore, unit: SiteUnit): Generator<SiteFile> {

@@ -1,12 +1,15 @@
 import type { Format } from '../contract.ts';
 import type { VerifiedFacts } from '../check/build-verifier.ts';
 import type { RewriteMap } from '../plan/rewrite-map.ts';
+import type { SiteUnit } from '../render/site-files.ts';
 import type { ThreadIO, WriteStats } from '../write/thread-writer.ts';
 
 /** What each render thread is given: all of it crosses the thread boundary by structured clone. */
 export interface ThreadSettings {
   storeFile: string;
   map: RewriteMap;
+  /** The units of the site, taken in this order (`siteUnits`); the manifest is joined in it. */
+  units: SiteUnit[];
   formats: Format[];
   /** Files beside the site's own, written with the fixed answers (the zero-config host's configuration). */
   extraFiles: { path: string; body: string }[];

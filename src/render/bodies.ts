@@ -5,7 +5,7 @@ import type { StoredClient } from '../store/record-store.ts';
  * Bytes of the bodies (contract sections 1, 2 and 4). `base` is the base URL and `suffix` the query
  * string every `url` ends with (`''` or `?format=api`), both already safe inside a JSON string.
  */
-export function clientBody(base: string, suffix: string, client: StoredClient): string {
+export function clientBody(base: string, suffix: string, client: Omit<StoredClient, 'ascii'>): string {
   return (
     `{"id":${client.id},"url":"${base}${CLIENT_PATH_PREFIX}${client.id}/${suffix}",${client.fields},` +
     `"registrant":${registrantBody(base, suffix, client.registrantId, client.registrantFields)}}`
@@ -16,9 +16,28 @@ export function registrantBody(base: string, suffix: string, id: number, fields:
   return `{"id":${id},"url":"${base}${REGISTRANT_PATH_PREFIX}${id}/${suffix}",${fields}}`;
 }
 
+/**
+ * A page of the list in its parts: everything before the first result (`head`), and the results, each
+ * a client's body. The page is `head`, the results joined by commas, then `]}`; the build's check
+ * verifies the parts (each client's body once) instead of parsing every page whole.
+ */
+export interface PageParts {
+  head: string;
+  results: readonly string[];
+}
+
+/** `next` and `previous` are JSON text (a quoted URL or `null`). */
+export function pageParts(count: number, next: string, previous: string, results: readonly string[]): PageParts {
+  return { head: `{"count":${count},"next":${next},"previous":${previous},"results":[`, results };
+}
+
+export function assemblePage(parts: PageParts): string {
+  return `${parts.head}${parts.results.join(',')}]}`;
+}
+
 /** A page of the list; `next` and `previous` are JSON text (a quoted URL or `null`). */
 export function pageBody(count: number, next: string, previous: string, results: readonly string[]): string {
-  return `{"count":${count},"next":${next},"previous":${previous},"results":[${results.join(',')}]}`;
+  return assemblePage(pageParts(count, next, previous, results));
 }
 
 /** The `url` suffix for a format: no query string without one. */

@@ -4,13 +4,17 @@ import { lastPageFor } from '../plan/page-count.ts';
 import { MAP_FILE, errorAnswers, filtersStep, listRoute, recordRoutes, type RewriteMap, type ServedFilter } from '../plan/rewrite-map.ts';
 import { listPageFile, recordFile, type ListFilter } from '../plan/site-layout.ts';
 import type { RecordStore, StoredClient } from '../store/record-store.ts';
-import { clientBody, formatSuffix, pageBody, registrantBody } from './bodies.ts';
+import { assemblePage, clientBody, formatSuffix, pageParts, registrantBody, type PageParts } from './bodies.ts';
 import { pageLinkJson } from './links.ts';
 
 /** One file of the output: its path relative to the output folder, and its text. */
 export interface SiteFile {
   path: string;
   body: string;
+  /** For a page of a list: the parts its body was assembled from, for the check to verify piece by piece. */
+  page?: PageParts;
+  /** True when the body is ASCII only, known from the store: its UTF-8 bytes are then its Latin-1 bytes, a copy. */
+  ascii?: boolean;
 }
 
 /**
@@ -19,20 +23,28 @@ export interface SiteFile {
  * units, so each thread can verify whole lists.
  */
 export type SiteUnit =
-  | { kind: 'clients' }
+  /** The record files of the clients whose id is from `from` (inclusive) to `to` (exclusive); null: no bound. */
+  | { kind: 'clients'; from: number | null; to: number | null }
   | { kind: 'list'; ordering: Ordering }
   | { kind: 'filtered'; filter: string; ordering: Ordering }
   | { kind: 'registrants' }
   | { kind: 'fixed' };
 
-/** Every unit of the site, the longest first (the lists, then the record files), so that the last ones to start are short. */
-export function siteUnits(map: RewriteMap): SiteUnit[] {
+/**
+ * Every unit of the site, the longest first (the lists, the registrants, then the clients' record files
+ * in ranges of ids cut at `clientBounds`), so that the last ones to start are short and both threads
+ * end together: the clients' record files are nearly half the files, too many for one unit.
+ */
+export function siteUnits(map: RewriteMap, clientBounds: readonly number[] = []): SiteUnit[] {
   const units: SiteUnit[] = [];
   for (const filter of filtersStep(listRoute(map))?.served ?? []) {
     for (const ordering of ORDERINGS) units.push({ kind: 'filtered', filter: filter.param, ordering });
   }
   for (const ordering of ORDERINGS) units.push({ kind: 'list', ordering });
-  units.push({ kind: 'clients' }, { kind: 'registrants' }, { kind: 'fixed' });
+  units.push({ kind: 'registrants' });
+  const bounds = [null, ...clientBounds, null];
+  for (let i = 1; i < bounds.length; i++) units.push({ kind: 'clients', from: bounds[i - 1]!, to: bounds[i]! });
+  units.push({ kind: 'fixed' });
   return units;
 }
 
@@ -50,11 +62,13 @@ export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonl
  * - `fixed`: the error answers and the map.
  */
 export function* unitFiles(store: RecordStore, map: RewriteMap, formats: readonly Format[], unit: SiteUnit): Generator<SiteFile> {
-  const render: RenderContext = { map, formats, base: jsonStringContent(map.baseUrl), suffixes: formats.map(formatSuffix) };
+  const base = jsonStringContent(map.baseUrl);
+  // Page links add only percent-encoded queries to the base URL: ASCII when it is.
+  const render: RenderContext = { map, formats, base, asciiBase: /^[\x00-\x7f]*$/.test(base), suffixes: formats.map(formatSuffix) };
   switch (unit.kind) {
     case 'list': {
       const pages = new ListPages(render, undefined, unit.ordering, listRoute(map).count);
-      for (const client of store.clientsInOrder(unit.ordering)) yield* pages.add(pages.bodiesOf(client));
+      for (const client of store.clientsInOrder(unit.ordering)) yield* pages.add(client);
       yield* pages.end();
       return;
     }
@@ -65,9 +79,10 @@ export function* unitFiles(store: RecordStore, map: RewriteMap, formats: readonl
       return;
     }
     case 'clients':
-      for (const client of store.clientsInOrder('')) {
+      for (const client of store.clientsInIdRange(unit.from, unit.to)) {
         for (const [i, format] of formats.entries()) {
-          yield { path: recordFile(`${CLIENT_PATH_PREFIX}{id}/`, client.id, format), body: clientBody(render.base, render.suffixes[i]!, client) };
+          const body = clientBody(render.base, render.suffixes[i]!, client);
+          yield { path: recordFile(`${CLIENT_PATH_PREFIX}{id}/`, client.id, format), body, ascii: render.asciiBase && client.ascii === 1 };
         }
       }
       return;
@@ -75,7 +90,7 @@ export function* unitFiles(store: RecordStore, map: RewriteMap, formats: readonl
       for (const registrant of store.registrants()) {
         for (const [i, format] of formats.entries()) {
           const body = registrantBody(render.base, render.suffixes[i]!, registrant.id, registrant.fields);
-          yield { path: recordFile(`${REGISTRANT_PATH_PREFIX}{id}/`, registrant.id, format), body };
+          yield { path: recordFile(`${REGISTRANT_PATH_PREFIX}{id}/`, registrant.id, format), body, ascii: render.asciiBase && registrant.ascii === 1 };
         }
       }
       return;
@@ -97,7 +112,7 @@ function* filteredLists(render: RenderContext, store: RecordStore, filter: Serve
       pages = count === undefined ? undefined : new ListPages(render, { name: filter.param, value }, ordering, count);
       if (pages === undefined) continue;
     }
-    yield* pages.add(pages.bodiesOf(client));
+    yield* pages.add(client);
   }
   if (pages !== undefined) yield* pages.end();
 }
@@ -121,6 +136,7 @@ interface RenderContext {
   formats: readonly Format[];
   /** The base URL, already safe inside a JSON string. */
   base: string;
+  asciiBase: boolean;
   /** Per format, what every `url` ends with. */
   suffixes: string[];
 }
@@ -131,6 +147,8 @@ class ListPages {
   private readonly last: number;
   /** Per format, the bodies of this page's clients. */
   private batch: string[][];
+  /** Whether every client of this page is ASCII only. */
+  private ascii = true;
 
   constructor(
     private readonly render: RenderContext,
@@ -142,13 +160,11 @@ class ListPages {
     this.batch = render.formats.map(() => []);
   }
 
-  /** A client's body in every format, as it appears in a page and in its record file. */
-  bodiesOf(client: StoredClient): string[] {
-    return this.render.suffixes.map((suffix) => clientBody(this.render.base, suffix, client));
-  }
-
-  *add(bodies: string[]): Generator<SiteFile> {
-    bodies.forEach((body, i) => this.batch[i]!.push(body));
+  /** Adds a client, in every format the same bytes as its record file. */
+  *add(client: StoredClient): Generator<SiteFile> {
+    const { base, suffixes } = this.render;
+    for (let i = 0; i < suffixes.length; i++) this.batch[i]!.push(clientBody(base, suffixes[i]!, client));
+    this.ascii &&= client.ascii === 1;
     if (this.batch[0]!.length === PAGE_SIZE) yield* this.emit();
   }
 
@@ -162,10 +178,12 @@ class ListPages {
     for (const [i, format] of formats.entries()) {
       const next = pageLinkJson(map.baseUrl, this.filter, format, this.ordering, this.page + 1, this.last);
       const previous = pageLinkJson(map.baseUrl, this.filter, format, this.ordering, this.page - 1, this.last);
-      yield { path: listPageFile(LIST_PATH, this.filter, format, this.ordering, this.page), body: pageBody(this.count, next, previous, this.batch[i]!) };
+      const page = pageParts(this.count, next, previous, this.batch[i]!);
+      yield { path: listPageFile(LIST_PATH, this.filter, format, this.ordering, this.page), body: assemblePage(page), page, ascii: this.render.asciiBase && this.ascii };
     }
     this.page++;
     this.batch = formats.map(() => []);
+    this.ascii = true;
   }
 }
 

@@ -120,13 +120,33 @@ export class RecordStore {
     yield* this.db.prepare(clientsInOrderSql(ordering)).iterate() as IterableIterator<StoredClient>;
   }
 
+  /** The clients whose id is from `from` (inclusive) to `to` (exclusive), by id; null: no bound. */
+  *clientsInIdRange(from: number | null, to: number | null): Generator<StoredClient> {
+    const sql = clientsInOrderSql('').replace('ORDER BY', 'WHERE c.id >= ? AND c.id < ? ORDER BY');
+    yield* this.db.prepare(sql).iterate(from ?? Number.MIN_SAFE_INTEGER, to ?? Number.MAX_SAFE_INTEGER) as IterableIterator<StoredClient>;
+  }
+
+  /**
+   * Ids that cut the clients, in id order, into `parts` ranges of about the same size (fewer bounds
+   * when there are fewer clients). Read off the registrant index, far smaller than the table.
+   */
+  clientIdBounds(parts: number): number[] {
+    const ids = (this.db.prepare('SELECT id FROM clients INDEXED BY clients_by_registrant').pluck().all() as number[]).sort((a, b) => a - b);
+    const bounds: number[] = [];
+    for (let part = 1; part < parts; part++) {
+      const id = ids[Math.floor((part * ids.length) / parts)];
+      if (id !== undefined && id !== bounds.at(-1) && id !== ids[0]) bounds.push(id);
+    }
+    return bounds;
+  }
+
   /**
    * Every client that has a value for a filter's field, by value (in BINARY order), then in the order
    * of an `ordering` value: the filtered lists one after the other.
    */
   *clientsByFilter(filter: FilterName, ordering: Ordering): Generator<StoredClient & { value: string | number }> {
     const column = FILTERS[filter].field;
-    const sql = `SELECT c.${column} AS value, c.id AS id, c.fields AS fields, r.id AS registrantId, r.fields AS registrantFields
+    const sql = `SELECT c.${column} AS value, c.id AS id, c.fields AS fields, r.id AS registrantId, r.fields AS registrantFields, c.ascii AND r.ascii AS ascii
       FROM clients AS c JOIN registrants AS r ON r.id = c.registrant_id
       WHERE c.${column} IS NOT NULL
       ORDER BY c.${column}, ${ORDER_BY[ordering]}`;
@@ -143,11 +163,11 @@ export class RecordStore {
   }
 
   /** Every registrant that some client embeds, by id. */
-  *registrants(): Generator<{ id: number; fields: string }> {
+  *registrants(): Generator<{ id: number; fields: string; ascii: number }> {
     const statement = this.db.prepare(
-      `SELECT id, fields FROM registrants WHERE id IN (SELECT registrant_id FROM clients) ORDER BY id`,
+      `SELECT id, fields, ascii FROM registrants WHERE id IN (SELECT registrant_id FROM clients) ORDER BY id`,
     );
-    yield* statement.iterate() as IterableIterator<{ id: number; fields: string }>;
+    yield* statement.iterate() as IterableIterator<{ id: number; fields: string; ascii: number }>;
   }
 
   /** How SQLite will read an ordering (of one filter's lists): tests use it to pin that none sorts in memory. */
@@ -178,6 +198,8 @@ export interface StoredClient {
   fields: string;
   registrantId: number;
   registrantFields: string;
+  /** 1 when the client's and its registrant's fields are ASCII only: their UTF-8 bytes are their Latin-1 bytes. */
+  ascii: number;
 }
 
 /** The client's codes that the state and country filters compare; null when it has none. */
@@ -203,6 +225,7 @@ const SCHEMA = `
     effective_date TEXT,
     registrant_id INTEGER NOT NULL,
     fields TEXT NOT NULL,          -- JSON text of the keys between url and registrant
+    ascii INTEGER GENERATED ALWAYS AS (length(fields) = octet_length(fields)) STORED,
     state TEXT,                    -- the codes the filters compare (contract section 8)
     country TEXT,
     ppb_state TEXT,
@@ -213,6 +236,7 @@ const SCHEMA = `
     id INTEGER PRIMARY KEY,
     updated INTEGER NOT NULL,      -- dt_updated in UTC microseconds
     fields TEXT NOT NULL,          -- JSON text of the keys after url
+    ascii INTEGER GENERATED ALWAYS AS (length(fields) = octet_length(fields)) STORED,
     conflicted INTEGER NOT NULL DEFAULT 0
   );
   CREATE TABLE previous_files (
@@ -233,7 +257,7 @@ const ORDER_BY: Record<Ordering, string> = {
 };
 
 function clientsInOrderSql(ordering: Ordering): string {
-  return `SELECT c.id AS id, c.fields AS fields, r.id AS registrantId, r.fields AS registrantFields
+  return `SELECT c.id AS id, c.fields AS fields, r.id AS registrantId, r.fields AS registrantFields, c.ascii AND r.ascii AS ascii
     FROM clients AS c JOIN registrants AS r ON r.id = c.registrant_id
     ORDER BY ${ORDER_BY[ordering]}`;
 }
