@@ -106,6 +106,12 @@ describe('the check made while writing', () => {
     brokenCheck.verify(page, assemblePage({ head, results: broken }), { head, results: broken });
     expect(brokenCheck.facts().problems).toEqual([expect.stringMatching(/ordering=-id\/index\.json: not JSON/)]);
 
+    // A result that is JSON but no client: its links are missing.
+    const nothing = ['null', ...results.slice(1)];
+    const nothingCheck = new BuildVerifier(map);
+    nothingCheck.verify(page, assemblePage({ head, results: nothing }), { head, results: nothing });
+    expect(nothingCheck.facts().problems).toContain(`${page}: url of client undefined is missing`);
+
     // A head whose last `[` opens another key than results.
     const sneaky = head.replace('"results":[', '"results":[],"x\\"results":[');
     const sneakyCheck = new BuildVerifier(map);
@@ -122,6 +128,25 @@ describe('the check made while writing', () => {
     const other = new BuildVerifier(map);
     other.verify(page, '{"count":61,"next":null', { head, results });
     expect(other.facts().problems).toEqual([expect.stringMatching(/ordering=-id\/index\.json: not JSON/)]);
+  });
+
+  it('checks a filtered unit value by value, each when the next begins', () => {
+    const map = JSON.parse(readFileSync(path.join(out, MAP_FILE), 'utf8')) as RewriteMap;
+    const files = readFileSync(path.join(out, '_build/manifest.tsv'), 'utf8').split('\n').slice(1, -1).map((line) => line.split('\t')[0]!);
+    const unitFiles = files.filter((file) => /^api\/v1\/clients\/registrant_id=[0-9]+\/(format=[a-z]+\/)?index\.json$/.test(file));
+    expect(unitFiles).toHaveLength(4 * 3);
+    const verifier = new BuildVerifier(map);
+    const unit = { kind: 'filtered', filter: 'registrant_id', ordering: '' } as const;
+    verifier.startUnit(unit);
+    for (const file of unitFiles) {
+      if (file === 'api/v1/clients/registrant_id=900/format=api/index.json') continue;
+      verifier.verify(file, readFileSync(path.join(out, file), 'utf8'));
+      // Registrant 900's lists are checked as soon as 901's begin.
+      if (file.startsWith('api/v1/clients/registrant_id=901/')) expect(verifier.facts().problems).toEqual(['api/v1/clients/registrant_id=900/format=api/: 0 pages, the map says 1']);
+    }
+    verifier.endUnit(unit);
+    expect(verifier.facts().problems).toHaveLength(1);
+    expect(verifier.facts().filteredValues).toEqual([{ filter: 'registrant_id', ordering: '', values: 4, digest: expect.any(String) }]);
   });
 
   it('the manifest lists every file once, with the MD5 of the bytes written', async () => {

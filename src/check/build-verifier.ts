@@ -42,6 +42,11 @@ export class BuildVerifier {
   private readonly verifiedResults = new Map<string, IdSet>();
   /** Pages written per folder in the unit under way, and the count the first of them gave. */
   private pagesIn = new Map<string, { pages: number; count: number | undefined }>();
+  /** The unit under way, when the caller says (`startUnit`): its lists are then checked value by value. */
+  private unit: SiteUnit | undefined;
+  /** In a filtered unit: the value (`client_state=TX/`) whose pages `pagesIn` holds, and the values done. */
+  private openValue: string | undefined;
+  private doneValues: string[] = [];
   private readonly filteredValues: VerifiedFacts['filteredValues'] = [];
   /** The beginning of every record link, per route: `https://base/api/v1/clients/`. */
   private readonly recordPrefixes: string[];
@@ -73,6 +78,7 @@ export class BuildVerifier {
       checkRecord(file, body, this.follow, this.problem);
     } else if (listOf(file, this.map) !== undefined) {
       const folder = file.slice(0, file.lastIndexOf('/') + 1);
+      if (this.unit?.kind === 'filtered') this.enterValue(this.unit, folder);
       const count = page !== undefined && isAssembly(body, page) ? this.verifyParts(file, page) : checkPage(file, body, this.map, this.follow, this.problem);
       const list = this.pagesIn.get(folder);
       if (list === undefined) this.pagesIn.set(folder, { pages: 1, count });
@@ -109,8 +115,8 @@ export class BuildVerifier {
       if (client === undefined) continue;
       const found = this.found;
       followResultLinks(file, client, this.follow);
-      const shape = typeof client.url === 'string' ? this.recordShape(client.url) : undefined;
-      if (this.found === found && shape !== undefined && shape.id === client.id) {
+      const shape = typeof client?.url === 'string' ? this.recordShape(client.url) : undefined;
+      if (this.found === found && shape !== undefined && shape.id === client?.id) {
         let ids = this.verifiedResults.get(shape.key);
         if (ids === undefined) this.verifiedResults.set(shape.key, (ids = new IdSet()));
         ids.add(shape.id);
@@ -134,28 +140,62 @@ export class BuildVerifier {
     return shape !== undefined && String(shape.id) === result.slice(6, urlAt) ? shape : undefined;
   }
 
+  /**
+   * Before the first file of a unit. A filtered unit's lists come value after value: each value's
+   * lists are checked when the next value begins, so that memory holds one value's folders, not every
+   * value's (tens of thousands of registrants at 300,000 records). Without it, `endUnit` checks all.
+   */
+  startUnit(unit: SiteUnit): void {
+    this.unit = unit;
+    this.openValue = undefined;
+    this.doneValues = [];
+    this.pagesIn = new Map();
+  }
+
   /** After the last file of a unit: its lists have every page the map gives them, in every format. */
   endUnit(unit: SiteUnit): void {
-    if (unit.kind === 'list' || unit.kind === 'filtered') {
-      const { prefix } = listShape(this.map);
-      const list = listRoute(this.map);
-      const formats = Object.values(choiceStep(list, 'format')?.choices ?? { '': '' });
-      const ordering = (choiceStep(list, 'ordering')?.choices ?? { '': '' })[unit.ordering] ?? '';
-      const values = unit.kind === 'list' ? [''] : this.valuesIn(unit.filter);
-      for (const value of values) {
-        for (const format of formats) {
-          const folder = `${prefix}${value}${format}${ordering}`;
-          const pages = this.pagesIn.get(folder)?.pages ?? 0;
-          const last = listOf(`${folder}${pageFileName(1)}`, this.map)?.last;
-          if (pages !== last) this.problem(`${folder}: ${pages} pages, the map says ${last}`);
-        }
-      }
-      if (unit.kind === 'filtered') {
-        const digest = createHash('md5').update(values.sort().join('\n')).digest('hex');
-        this.filteredValues.push({ filter: unit.filter, ordering: unit.ordering, values: values.length, digest });
+    if (unit.kind === 'list') this.checkLists([''], unit.ordering);
+    if (unit.kind === 'filtered') {
+      const open = this.valuesIn(unit.filter);
+      this.checkLists(open, unit.ordering);
+      const values = [...this.doneValues, ...open];
+      const digest = createHash('md5').update(values.sort().join('\n')).digest('hex');
+      this.filteredValues.push({ filter: unit.filter, ordering: unit.ordering, values: values.length, digest });
+    }
+    this.unit = undefined;
+    this.openValue = undefined;
+    this.doneValues = [];
+    this.pagesIn = new Map();
+  }
+
+  /** A page of a filtered unit in `folder`: when it begins another value, the value before is checked and let go. */
+  private enterValue(unit: Extract<SiteUnit, { kind: 'filtered' }>, folder: string): void {
+    const of = listOf(`${folder}${pageFileName(1)}`, this.map);
+    const value = of?.filter === undefined ? '' : `${of.filter.name}=${of.filter.value}/`;
+    if (value === this.openValue) return;
+    if (this.openValue !== undefined) {
+      const done = this.valuesIn(unit.filter);
+      this.checkLists(done, unit.ordering);
+      this.doneValues.push(...done);
+      this.pagesIn = new Map();
+    }
+    this.openValue = value;
+  }
+
+  /** Each value's list (its folder part, `''` for none) has, in every format, every page the map gives it. */
+  private checkLists(values: readonly string[], ordering: Ordering): void {
+    const { prefix } = listShape(this.map);
+    const list = listRoute(this.map);
+    const formats = Object.values(choiceStep(list, 'format')?.choices ?? { '': '' });
+    const orderingPart = (choiceStep(list, 'ordering')?.choices ?? { '': '' })[ordering] ?? '';
+    for (const value of values) {
+      for (const format of formats) {
+        const folder = `${prefix}${value}${format}${orderingPart}`;
+        const pages = this.pagesIn.get(folder)?.pages ?? 0;
+        const last = listOf(`${folder}${pageFileName(1)}`, this.map)?.last;
+        if (pages !== last) this.problem(`${folder}: ${pages} pages, the map says ${last}`);
       }
     }
-    this.pagesIn = new Map();
   }
 
   facts(): VerifiedFacts {

@@ -62,6 +62,7 @@ function produceUnit(thread: ThreadState, unit: SiteUnit, index: number): boolea
   const { previous, writer, verifier, bodyFaults } = thread;
   const manifest = new LineWriter(path.join(settings.root, BUILD_FOLDER, manifestPart(index)));
   const changed = new LineWriter(path.join(settings.root, BUILD_FOLDER, changedPart(index)));
+  verifier?.startUnit(unit);
   try {
     for (const file of filesOf(thread.store, unit)) {
       if (Atomics.load(shared, SHARED.abort) !== 0) return false;
