@@ -7,7 +7,7 @@ import type { SiteUnit } from '../render/site-files.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { IdSet } from './id-set.ts';
 import { RECORD_FILE, groupOf } from './link-tracker.ts';
-import { checkEnvelope, checkPage, checkRecord, followResultLinks, listOf, listShape, parse, type Follow, type Page } from './page-rules.ts';
+import { checkEnvelope, checkPage, checkRecord, followResultLinks, listOf, listShape, parse, type Follow, type ListOfPage, type Page } from './page-rules.ts';
 
 /** What one render thread verified, for the build to join with the other threads' findings. */
 export interface VerifiedFacts {
@@ -76,10 +76,14 @@ export class BuildVerifier {
     if (record !== null) {
       this.group(this.written, groupOf(record)).add(Number(record[2]));
       checkRecord(file, body, this.follow, this.problem);
-    } else if (listOf(file, this.map) !== undefined) {
+      return;
+    }
+    // Which list the page belongs to, found once: it runs for every page of the build.
+    const of = listOf(file, this.map);
+    if (of !== undefined) {
       const folder = file.slice(0, file.lastIndexOf('/') + 1);
-      if (this.unit?.kind === 'filtered') this.enterValue(this.unit, folder);
-      const count = page !== undefined && isAssembly(body, page) ? this.verifyParts(file, page) : checkPage(file, body, this.map, this.follow, this.problem);
+      if (this.unit?.kind === 'filtered') this.enterValue(this.unit, of);
+      const count = page !== undefined && isAssembly(body, page) ? this.verifyParts(file, page, of) : checkPage(file, body, this.map, this.follow, this.problem);
       const list = this.pagesIn.get(folder);
       if (list === undefined) this.pagesIn.set(folder, { pages: 1, count });
       else {
@@ -97,14 +101,14 @@ export class BuildVerifier {
    * client in this format; later pages have the same bytes for it (the same store row through the same
    * renderer), so there it is only counted. Returns the page's count.
    */
-  private verifyParts(file: string, page: PageParts): number | undefined {
+  private verifyParts(file: string, page: PageParts, of: ListOfPage): number | undefined {
     const envelope = parse<Page>(file, `${page.head}]}`, this.problem);
     if (envelope === undefined) return undefined;
     // The `[` the head ends with must open `results` itself: the keys in the contract's order, results last.
     if (Object.keys(envelope ?? {}).join() !== 'count,next,previous,results' || !Array.isArray(envelope.results) || !page.head.endsWith('"results":[')) {
       return void this.problem(`${file}: the page's keys are not count, next, previous and results`);
     }
-    if (!checkEnvelope(file, envelope, page.results.length, this.map, this.follow, this.problem)) return undefined;
+    if (!checkEnvelope(file, envelope, page.results.length, this.map, this.follow, this.problem, of)) return undefined;
     for (const result of page.results) {
       const seen = this.resultShape(result);
       if (seen !== undefined && this.verifiedResults.get(seen.key)?.has(seen.id)) {
@@ -168,10 +172,9 @@ export class BuildVerifier {
     this.pagesIn = new Map();
   }
 
-  /** A page of a filtered unit in `folder`: when it begins another value, the value before is checked and let go. */
-  private enterValue(unit: Extract<SiteUnit, { kind: 'filtered' }>, folder: string): void {
-    const of = listOf(`${folder}${pageFileName(1)}`, this.map);
-    const value = of?.filter === undefined ? '' : `${of.filter.name}=${of.filter.value}/`;
+  /** A page of a filtered unit, of the list `of`: when it begins another value, the value before is checked and let go. */
+  private enterValue(unit: Extract<SiteUnit, { kind: 'filtered' }>, of: ListOfPage): void {
+    const value = of.filter === undefined ? '' : `${of.filter.name}=${of.filter.value}/`;
     if (value === this.openValue) return;
     if (this.openValue !== undefined) {
       const done = this.valuesIn(unit.filter);

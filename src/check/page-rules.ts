@@ -70,11 +70,18 @@ export function checkPage(file: string, body: string | Buffer, map: RewriteMap, 
  * The rules of a page but those of its results: its count, how many results it has (`results`), and
  * `next`/`previous` leading to the neighbouring pages. False when the file is no page of a list.
  */
-export function checkEnvelope(file: string, page: Omit<Page, 'results'>, results: number, map: RewriteMap, follow: Follow, problem: Problem): boolean {
+export function checkEnvelope(
+  file: string,
+  page: Omit<Page, 'results'>,
+  results: number,
+  map: RewriteMap,
+  follow: Follow,
+  problem: Problem,
+  of: ListOfPage | undefined = listOf(file, map),
+): boolean {
   const list = listRoute(map);
   const name = path.posix.basename(file);
   const number = name === pageFileName(1) ? 1 : Number(/^page=([0-9]+)\.json$/.exec(name)?.[1]);
-  const of = listOf(file, map);
   if (!Number.isInteger(number) || of === undefined) {
     problem(`${file}: not a page of a list`);
     return false;
