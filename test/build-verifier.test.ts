@@ -20,10 +20,24 @@ describe('IdSet', () => {
     expect(ids.has(32)).toBe(true);
     expect(ids.has(34)).toBe(false);
     expect(ids.has(1_106_952_113)).toBe(false);
-    const some = new IdSet(ids.words);
+    const some = new IdSet(ids.words());
     some.merge(new IdSet([[0, 0b110]])); // 1, 2
     expect([...some.without(new IdSet([[1, 0b11]]))]).toEqual([0, 1, 2, 31, 1_106_952_112, 9_007_199_254_740_991]);
     expect(() => ids.add(-1)).toThrow(/not a record id/);
+  });
+
+  it('grows to 60,000 scattered ten-digit ids and crosses to another thread as two typed arrays', () => {
+    const ids = new IdSet();
+    const scattered = Array.from({ length: 60_000 }, (_, i) => 600_000_000 + ((Math.imul(i + 1, 0x9e3779b1) >>> 0) & 0x1fffffff));
+    for (const id of scattered) ids.add(id);
+    const words = ids.toWords();
+    expect(words.keys).toBeInstanceOf(Float64Array);
+    expect(words.bits).toHaveLength(words.keys.length);
+    const received = new IdSet(structuredClone(words));
+    expect(received.size).toBe(new Set(scattered).size);
+    expect(scattered.every((id) => received.has(id))).toBe(true);
+    expect(scattered.some((id) => received.has(id + 1) && !scattered.includes(id + 1))).toBe(false);
+    expect([...received.without(ids)]).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@ import { pageFileName } from '../plan/site-layout.ts';
 import type { PageParts } from '../render/bodies.ts';
 import type { SiteUnit } from '../render/site-files.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
-import { IdSet } from './id-set.ts';
+import { IdSet, type IdWords } from './id-set.ts';
 import { RECORD_FILE, groupOf } from './link-tracker.ts';
 import { checkEnvelope, checkPage, checkRecord, followResultLinks, listOf, listShape, parse, type Follow, type ListOfPage, type Page } from './page-rules.ts';
 
@@ -16,8 +16,8 @@ export interface VerifiedFacts {
   found: number;
   links: number;
   /** Per group of record files (`api/v1/clients/*\/index.json`): the ids written, and the ids some link names. */
-  written: [string, [number, number][]][];
-  linked: [string, [number, number][]][];
+  written: [string, IdWords][];
+  linked: [string, IdWords][];
   /** Per filtered unit: how many values have lists, and a digest of which, to compare across orderings. */
   filteredValues: { filter: string; ordering: Ordering; values: number; digest: string }[];
 }
@@ -202,8 +202,8 @@ export class BuildVerifier {
   }
 
   facts(): VerifiedFacts {
-    const pagesOf = (sets: Map<string, IdSet>) => [...sets].map(([group, ids]) => [group, [...ids.words]] as [string, [number, number][]]);
-    return { problems: this.problems, found: this.found, links: this.links, written: pagesOf(this.written), linked: pagesOf(this.linked), filteredValues: this.filteredValues };
+    const wordsOf = (sets: Map<string, IdSet>) => [...sets].map(([group, ids]) => [group, ids.toWords()] as [string, IdWords]);
+    return { problems: this.problems, found: this.found, links: this.links, written: wordsOf(this.written), linked: wordsOf(this.linked), filteredValues: this.filteredValues };
   }
 
   /** The values of a filter whose pages this unit wrote, each as its folder part `client_state=TX/`. */
@@ -300,7 +300,7 @@ export function joinVerifiedFacts(map: RewriteMap, all: VerifiedFacts[], problem
     found++;
     if (problems.length < problemLimit) problems.push(text);
   };
-  const union = (pick: (facts: VerifiedFacts) => [string, [number, number][]][]) => {
+  const union = (pick: (facts: VerifiedFacts) => [string, IdWords][]) => {
     const sets = new Map<string, IdSet>();
     for (const facts of all) {
       for (const [group, words] of pick(facts)) {
