@@ -1,12 +1,12 @@
 import { stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import serveHandler from 'serve-handler';
 import { loadMap } from '../built-folder.ts';
 import { MAP_FILE, type RewriteMap } from '../plan/rewrite-map.ts';
 import { resolveRequest, type Answer } from '../routing/resolve-request.ts';
-import { readFileBody } from './file-body.ts';
+import { readFileBody, type FileBody } from './file-body.ts';
 import { answerMalformedRequests } from './malformed-requests.ts';
 
 export interface PreviewOptions {
@@ -32,10 +32,11 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   const dir = path.resolve(options.dir);
   const maps = await watchMap(dir);
   const server = createServer((request, response) => {
-    answer(dir, maps.current(), request, response).catch((error: unknown) => {
-      sendBody(response, maps.current(), 500, '{"detail":"Internal error."}');
-      console.error(`preview: ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
-    });
+    try {
+      answer(dir, maps.current(), request, response)?.catch((error: unknown) => answerInternalError(maps.current(), request, response, error));
+    } catch (error) {
+      answerInternalError(maps.current(), request, response, error);
+    }
   });
   answerMalformedRequests(server, maps.current);
   await new Promise<void>((resolve, reject) => {
@@ -55,7 +56,12 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   };
 }
 
-async function answer(dir: string, map: RewriteMap, request: IncomingMessage, response: ServerResponse): Promise<void> {
+/**
+ * Answers a request; only a range is answered asynchronously (by serve-handler). Everything else is
+ * answered before returning, without a promise and a microtask per request: a list page costs the
+ * preview tens of microseconds of one core, and these were a few of them.
+ */
+function answer(dir: string, map: RewriteMap, request: IncomingMessage, response: ServerResponse): Promise<void> | undefined {
   const resolved = resolveRequest(map, request.method ?? 'GET', request.url ?? '/');
   if (resolved.kind === 'redirect') {
     response.writeHead(301, { ...map.headers, Location: resolved.location, 'Content-Length': 0 });
@@ -69,24 +75,70 @@ async function answer(dir: string, map: RewriteMap, request: IncomingMessage, re
   const file = path.join(dir, resolved.file);
   // The map fills its file names only with values it checked; a newer map must not change that.
   if (!file.startsWith(`${dir}${path.sep}`)) throw new Error(`the map names a file outside the folder: ${resolved.file}`);
-  if (request.headers.range !== undefined) {
-    await serveRange(dir, map, resolved, request, response);
-    return;
-  }
+  if (request.headers.range !== undefined) return serveRange(dir, map, resolved, request, response);
   const body = readFileBody(file);
   if (body === undefined) {
     // A file the map names but the build did not write (an unknown record id) is the route's `missingFile` answer.
     sendBody(response, map, resolved.missing.status, resolved.missing.body);
     return;
   }
-  // The headers serve-handler sends with a whole file, its type replaced by the map's.
-  response.writeHead(200, {
-    'Content-Length': body.data.length,
-    'Accept-Ranges': 'bytes',
-    'Last-Modified': body.modified.toUTCString(),
-    ...map.headers,
-  });
-  response.end(body.data); // for HEAD, node:http sends the head alone
+  response.writeHead(200, fileHeaders(map, body));
+  // For HEAD, node:http sends the head alone. The body's memory is reused once the socket is done with it.
+  response.end(body.data, body.release);
+}
+
+function answerInternalError(map: RewriteMap, request: IncomingMessage, response: ServerResponse, error: unknown): void {
+  sendBody(response, map, 500, '{"detail":"Internal error."}');
+  console.error(`preview: ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
+}
+
+/**
+ * The headers serve-handler sends with a whole file, its type replaced by the map's: those of
+ * `{ 'Content-Length', 'Accept-Ranges', 'Last-Modified', ...map.headers }`, in that object's order. A
+ * flat list of names and values, prepared once per map, so that a request only fills in its length
+ * and date (node:http reads a list as it reads an object, without the object to build and walk).
+ */
+function fileHeaders(map: RewriteMap, body: FileBody): OutgoingHttpHeader[] {
+  let head = fileHeads.get(map);
+  if (head === undefined) {
+    head = fileHead(map);
+    fileHeads.set(map, head);
+  }
+  const headers = head.list.slice();
+  if (head.lengthAt >= 0) headers[head.lengthAt] = body.data.length;
+  if (head.modifiedAt >= 0) headers[head.modifiedAt] = lastModified(body.modifiedMs);
+  return headers;
+}
+
+interface FileHead {
+  list: OutgoingHttpHeader[];
+  /** Where the length and the date go in `list`; -1 where the map's own header took the place. */
+  lengthAt: number;
+  modifiedAt: number;
+}
+
+const fileHeads = new WeakMap<RewriteMap, FileHead>();
+
+function fileHead(map: RewriteMap): FileHead {
+  const merged: Record<string, OutgoingHttpHeader> = { 'Content-Length': 0, 'Accept-Ranges': 'bytes', 'Last-Modified': '', ...map.headers };
+  const names = Object.keys(merged);
+  const valueAt = (name: string) => (Object.hasOwn(map.headers, name) ? -1 : 2 * names.indexOf(name) + 1);
+  return { list: names.flatMap((name) => [name, merged[name]!]), lengthAt: valueAt('Content-Length'), modifiedAt: valueAt('Last-Modified') };
+}
+
+/** Last-Modified by the second: a build writes its files within minutes, and formatting a date is not free. */
+const modifiedTexts = new Map<number, string>();
+
+/** As `stats.mtime.toUTCString()`: the milliseconds rounded (as `Stats` does), then shown to the second. */
+function lastModified(modifiedMs: number): string {
+  const second = Math.floor(Math.round(modifiedMs) / 1000);
+  let text = modifiedTexts.get(second);
+  if (text === undefined) {
+    if (modifiedTexts.size >= 10_000) modifiedTexts.clear(); // builds replaced all day long: never grow without end
+    text = new Date(second * 1000).toUTCString();
+    modifiedTexts.set(second, text);
+  }
+  return text;
 }
 
 /** Ranges, rare from an API client: serve-handler answers them (206, 416), with the map's headers. */
