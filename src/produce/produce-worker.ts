@@ -3,10 +3,12 @@ import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BuildVerifier } from '../check/build-verifier.ts';
 import { recordKind } from '../plan/site-layout.ts';
+import { assemblePage } from '../render/bodies.ts';
 import { unitFiles, type SiteFile, type SiteUnit } from '../render/site-files.ts';
 import { RecordStore } from '../store/record-store.ts';
 import { BUILD_FOLDER, manifestLine } from '../write/manifest.ts';
 import { LineWriter, ThreadWriter, nodeThreadIO, type ThreadIO } from '../write/thread-writer.ts';
+import { BodyBytes } from './body-bytes.ts';
 import { SHARED, changedPart, manifestPart, type BuildFault, type ThreadMessage, type ThreadSettings } from './thread-settings.ts';
 
 /**
@@ -27,6 +29,7 @@ function run(): ThreadMessage {
     writer: new ThreadWriter(settings.root, settings.previousDir, withFaults(nodeThreadIO, settings.faults)),
     verifier: settings.verify ? new BuildVerifier(settings.map, settings.problemLimit) : undefined,
     bodyFaults: new Map(settings.faults.flatMap((fault) => ('file' in fault ? [[fault.file, fault] as const] : []))),
+    bodies: new BodyBytes(),
     files: 0,
     bytes: 0,
     recordFiles: {},
@@ -49,6 +52,7 @@ interface ThreadState {
   writer: ThreadWriter;
   verifier: BuildVerifier | undefined;
   bodyFaults: Map<string, Extract<BuildFault, { file: string }>>;
+  bodies: BodyBytes;
   files: number;
   bytes: number;
   recordFiles: Record<string, number>;
@@ -59,17 +63,14 @@ interface ThreadState {
  * unit's parts of the manifest and change list. False when it stopped because another thread failed.
  */
 function produceUnit(thread: ThreadState, unit: SiteUnit, index: number): boolean {
-  const { previous, writer, verifier, bodyFaults } = thread;
+  const { previous, writer, verifier } = thread;
   const manifest = new LineWriter(path.join(settings.root, BUILD_FOLDER, manifestPart(index)));
   const changed = new LineWriter(path.join(settings.root, BUILD_FOLDER, changedPart(index)));
   verifier?.startUnit(unit);
   try {
     for (const file of filesOf(thread.store, unit)) {
       if (Atomics.load(shared, SHARED.abort) !== 0) return false;
-      const fault = bodyFaults.get(file.path);
-      const body = fault === undefined ? file.body : (fault.body ?? file.body.replace(fault.replace![0], fault.replace![1]));
-      verifier?.verify(file.path, body, file.page);
-      const data = encode(body, fault === undefined && file.ascii === true);
+      const data = renderedBytes(thread, file);
       const hash = createHash('md5').update(data).digest('hex');
       const before = previous?.(file.path);
       if (before !== undefined) Atomics.or(previousMet, before.row >>> 5, 1 << (before.row & 31));
@@ -95,15 +96,20 @@ function produceUnit(thread: ThreadState, unit: SiteUnit, index: number): boolea
 }
 
 /**
- * The UTF-8 bytes of a body, in one buffer that every file of the thread reuses: a new buffer per
- * file was most of the thread's memory (hundreds of megabytes of freed buffers not yet given back).
- * An ASCII body (`ascii`, known from the store) is copied as Latin-1, the same bytes four times faster.
+ * The bytes of one file, verified: a page as its parts, each client's body once per thread (a page's
+ * bytes are exactly its parts); any other file, or one a test's fault changed, as its whole text.
  */
-let scratch = Buffer.allocUnsafe(1 << 20);
-function encode(body: string, ascii: boolean): Buffer {
-  // Three bytes per UTF-16 unit at most: anything shorter than a third of the buffer fits.
-  if (body.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(Math.max(body.length * 3, scratch.length * 2));
-  return scratch.subarray(0, scratch.write(body, 0, ascii ? 'latin1' : 'utf8'));
+function renderedBytes(thread: ThreadState, file: SiteFile): Buffer {
+  const { verifier, bodies } = thread;
+  const fault = thread.bodyFaults.get(file.path);
+  if (fault === undefined && file.page !== undefined) {
+    verifier?.verify(file.path, undefined, file.page);
+    return bodies.page(file.page, file.ascii === true);
+  }
+  const text = file.body ?? assemblePage(file.page!);
+  const body = fault === undefined ? text : (fault.body ?? text.replace(fault.replace![0], fault.replace![1]));
+  verifier?.verify(file.path, body, file.page);
+  return bodies.text(body, fault === undefined && file.ascii === true);
 }
 
 function* filesOf(store: RecordStore, unit: SiteUnit): Generator<SiteFile> {

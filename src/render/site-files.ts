@@ -4,18 +4,18 @@ import { lastPageFor } from '../plan/page-count.ts';
 import { MAP_FILE, errorAnswers, filtersStep, listRoute, recordRoutes, type RewriteMap, type ServedFilter } from '../plan/rewrite-map.ts';
 import { listPageFile, recordFile, type ListFilter } from '../plan/site-layout.ts';
 import type { RecordStore, StoredClient } from '../store/record-store.ts';
-import { assemblePage, clientBody, formatSuffix, pageParts, registrantBody, type PageParts } from './bodies.ts';
+import { clientBody, formatSuffix, pageParts, registrantBody, type PageParts } from './bodies.ts';
 import { pageLinkJson } from './links.ts';
 
-/** One file of the output: its path relative to the output folder, and its text. */
-export interface SiteFile {
-  path: string;
-  body: string;
-  /** For a page of a list: the parts its body was assembled from, for the check to verify piece by piece. */
-  page?: PageParts;
-  /** True when the body is ASCII only, known from the store: its UTF-8 bytes are then its Latin-1 bytes, a copy. */
-  ascii?: boolean;
-}
+/**
+ * One file of the output: its path relative to the output folder, and its text, or for a page of a
+ * list the parts its text is made of (`assemblePage`), which the render thread writes and verifies
+ * piece by piece without making the page's text.
+ */
+export type SiteFile =
+  | { path: string; body: string; page?: undefined; ascii?: boolean }
+  | { path: string; body?: undefined; page: PageParts; ascii?: boolean };
+// `ascii`: true when the text is ASCII only, known from the store; its UTF-8 bytes are then its Latin-1 bytes, a copy.
 
 /**
  * A share of the site that one render thread renders and writes on its own: the threads take units
@@ -179,7 +179,7 @@ class ListPages {
       const next = pageLinkJson(map.baseUrl, this.filter, format, this.ordering, this.page + 1, this.last);
       const previous = pageLinkJson(map.baseUrl, this.filter, format, this.ordering, this.page - 1, this.last);
       const page = pageParts(this.count, next, previous, this.batch[i]!);
-      yield { path: listPageFile(LIST_PATH, this.filter, format, this.ordering, this.page), body: assemblePage(page), page, ascii: this.render.asciiBase && this.ascii };
+      yield { path: listPageFile(LIST_PATH, this.filter, format, this.ordering, this.page), page, ascii: this.render.asciiBase && this.ascii };
     }
     this.page++;
     this.batch = formats.map(() => []);
