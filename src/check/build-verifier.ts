@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX, type Ordering } from '../contract.ts';
 import { choiceStep, listRoute, recordRoutes, type RewriteMap } from '../plan/rewrite-map.ts';
 import { pageFileName } from '../plan/site-layout.ts';
-import { assemblePage, type PageParts } from '../render/bodies.ts';
+import type { PageParts } from '../render/bodies.ts';
 import type { SiteUnit } from '../render/site-files.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { IdSet, type IdWords } from './id-set.ts';
@@ -66,34 +66,40 @@ export class BuildVerifier {
   };
 
   /**
-   * Verifies one body of the build. `body` is the text whose UTF-8 bytes are written; a page of a list
-   * comes with the parts it was made of (`page`), and without `body` when its bytes are written from
-   * those parts (`BodyBytes.page`). The parts are then verified instead of the whole, each client's
-   * body once (`verifyParts`). A page whose body is given is verified by its parts only when the body
-   * is exactly their assembly; otherwise it is parsed whole, like every other body.
+   * Verifies one body of the build, given as the text whose UTF-8 bytes are written. A page of a list
+   * may come with the parts it was assembled from (`page`): when the body is exactly their assembly,
+   * the parts are verified instead of the whole, each client's body once (`verifyParts`); otherwise,
+   * or without parts, the body is parsed whole.
    */
-  verify(file: string, body: string | undefined, page?: PageParts): void {
-    if (body === undefined && page === undefined) throw new TypeError(`Expected the body of ${file} or its parts`);
+  verify(file: string, body: string, page?: PageParts): void {
     const record = RECORD_FILE.exec(file);
     if (record !== null) {
       this.group(this.written, groupOf(record)).add(Number(record[2]));
-      checkRecord(file, body ?? assemblePage(page!), this.follow, this.problem);
+      checkRecord(file, body, this.follow, this.problem);
       return;
     }
+    this.verifyListPage(file, (of) => (page !== undefined && isAssembly(body, page) ? this.verifyParts(file, page, of) : checkPage(file, body, this.map, this.follow, this.problem)));
+  }
+
+  /** A page of a list whose bytes are written from its parts (`BodyBytes.page`): verified by its parts. */
+  verifyPage(file: string, page: PageParts): void {
+    this.verifyListPage(file, (of) => this.verifyParts(file, page, of));
+  }
+
+  /** Holds a page to its list: `check` verifies it and gives its count, which its list's pages must share. */
+  private verifyListPage(file: string, check: (of: ListOfPage) => number | undefined): void {
     // Which list the page belongs to, found once: it runs for every page of the build.
     const of = listOf(file, this.map);
-    if (of !== undefined) {
-      const folder = file.slice(0, file.lastIndexOf('/') + 1);
-      if (this.unit?.kind === 'filtered') this.enterValue(this.unit, of);
-      const byParts = page !== undefined && (body === undefined || isAssembly(body, page));
-      const count = byParts ? this.verifyParts(file, page, of) : checkPage(file, body ?? assemblePage(page!), this.map, this.follow, this.problem);
-      const list = this.pagesIn.get(folder);
-      if (list === undefined) this.pagesIn.set(folder, { pages: 1, count });
-      else {
-        list.pages++;
-        // A filtered list's count is in no map: its pages must at least agree on it.
-        if (count !== list.count) this.problem(`${file}: count ${count}, the list's first page says ${list.count}`);
-      }
+    if (of === undefined) return;
+    const folder = file.slice(0, file.lastIndexOf('/') + 1);
+    if (this.unit?.kind === 'filtered') this.enterValue(this.unit, of);
+    const count = check(of);
+    const list = this.pagesIn.get(folder);
+    if (list === undefined) this.pagesIn.set(folder, { pages: 1, count });
+    else {
+      list.pages++;
+      // A filtered list's count is in no map: its pages must at least agree on it.
+      if (count !== list.count) this.problem(`${file}: count ${count}, the list's first page says ${list.count}`);
     }
   }
 

@@ -103,7 +103,7 @@ function renderedBytes(thread: ThreadState, file: SiteFile): Buffer {
   const { verifier, bodies } = thread;
   const fault = thread.bodyFaults.get(file.path);
   if (fault === undefined && file.page !== undefined) {
-    verifier?.verify(file.path, undefined, file.page);
+    verifier?.verifyPage(file.path, file.page);
     return bodies.page(file.page, file.ascii === true);
   }
   const text = file.body ?? assemblePage(file.page!);
