@@ -5,8 +5,8 @@
  * after a nightly-sized change; then the preview's throughput on one core, beside nginx's. Medians go to
  * BENCHMARKS.md with the machine, the date and the command.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,6 +16,7 @@ import type { BuildSummary } from '../src/build.ts';
 import type { ChildStats } from './bench/child-stats.ts';
 import { writeNightlyChange } from './bench/nightly-change.ts';
 import { measurePreviewThroughput, type ThroughputFigures } from './bench/preview-throughput.ts';
+import { RecentDeletions } from './bench/recent-deletions.ts';
 
 const REGISTRY_SIZE = 134_719;
 const { values } = parseArgs({
@@ -52,15 +53,15 @@ const filters = values.filters ?? DEFAULT_FILTERS;
 const root = path.resolve('bench-data');
 const baseInput = path.join(root, `input-${records}`);
 const nightlyInput = path.join(root, `input-${records}-nightly`);
-const out = path.join(root, 'out');
 const tsx = ['--import', 'tsx'];
 const phases = new Set((values.phases ?? 'build,floor,unchanged,nightly').split(','));
 
 const log = (text: string) => console.error(`[bench] ${text}`);
+const deletions = new RecentDeletions(root, log);
 
+/** Runs one timed child, on a rested file system (recent-deletions.ts): build and floor alike. */
 function runChild(script: string, args: string[]): ChildStats {
-  waitForBackgroundRemovals();
-  execFileSync('sync');
+  deletions.settle();
   // The build child is plain JavaScript (compileBuildChild): its peak memory is the program's alone.
   const loader = script.endsWith('.mjs') ? [] : tsx;
   const result = spawnSync(process.execPath, [...loader, script, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -68,10 +69,35 @@ function runChild(script: string, args: string[]): ChildStats {
   return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as ChildStats;
 }
 
-/** A build deletes its previous folder from a process of its own: let it finish before the next measure starts. */
-function waitForBackgroundRemovals(): void {
-  const pending = () => readdirSync(root).some((entry) => entry.startsWith('.out.trash-'));
-  for (const started = Date.now(); pending() && Date.now() - started < 600_000; ) spawnSync('sleep', ['0.5']);
+/**
+ * The trees the runs write (`out-N`, `floor-N`, `change-floor-N`, and a rebuild's folders beside
+ * them). They stay until the bench ends, so that no measure starts right after a deletion; when the
+ * disk has no room for another run's trees, those of earlier runs go, and the next measure waits.
+ */
+const isRunTree = (entry: string) => /^\.?(out|floor|change-floor)(-\d+)?([.].*)?$/.test(entry) && !entry.includes('.trash-');
+
+function removeRunTrees(why: string): void {
+  const trees = readdirSync(root).filter(isRunTree);
+  if (trees.length === 0) return;
+  log(`removing ${trees.join(', ')} (${why})`);
+  for (const tree of trees) rmSync(path.join(root, tree), { recursive: true, force: true });
+  deletions.deleted();
+}
+
+/** At the end: the trees are renamed aside and deleted by a process of their own (minutes on this disk). */
+function removeRunTreesInBackground(): void {
+  const trees = readdirSync(root).filter(isRunTree);
+  if (trees.length === 0) return;
+  const trash = trees.map((tree) => path.join(root, `.${tree.replace(/^\./, '')}.trash-bench-${Date.now()}`));
+  trees.forEach((tree, i) => renameSync(path.join(root, tree), trash[i]!));
+  spawn('rm', ['-rf', ...trash], { detached: true, stdio: 'ignore' }).unref();
+  log(`deleting ${trees.length} trees of this bench in the background (${path.relative('.', root)}/.*.trash-bench-*)`);
+}
+
+/** Room for one more run: its trees take about `perRun` bytes (twice the first build, and some). */
+function makeRoomForRun(perRun: number): void {
+  const { bavail, bsize } = statfsSync(root);
+  if (bavail * bsize < perRun * 1.2) removeRunTrees('to make room for the next run');
 }
 
 /**
@@ -107,17 +133,14 @@ interface RunFigures {
   changeFloor?: ChildStats;
 }
 
-async function measureRun(run: number): Promise<RunFigures> {
-  for (const entry of readdirSync(root)) {
-    if (entry === 'out' || entry.startsWith('.out.')) rmSync(path.join(root, entry), { recursive: true, force: true });
-  }
+async function measureRun(run: number, out: string): Promise<RunFigures> {
   log(`run ${run}: full build`);
   const build = runChild(buildChild, [program, baseInput, out, formats, filters]);
   log(`run ${run}: full build ${build.wallSeconds.toFixed(1)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB`);
   const figures: RunFigures = { build };
   if (phases.has('floor')) {
     // The build's folder, not the link: the floor walks real files.
-    figures.floor = runChild('scripts/bench/floor-child.ts', [out, path.join(root, 'floor')]);
+    figures.floor = runChild('scripts/bench/floor-child.ts', [out, path.join(root, `floor-${run}`)]);
     log(`run ${run}: floor ${figures.floor.wallSeconds.toFixed(1)} s`);
   }
   if (phases.has('unchanged')) {
@@ -128,7 +151,7 @@ async function measureRun(run: number): Promise<RunFigures> {
     await writeNightlyChange(path.join(baseInput, 'clients.ndjson'), path.join(nightlyInput, 'nightly.ndjson'));
     figures.nightly = runChild(buildChild, [program, nightlyInput, out, formats, filters]);
     log(`run ${run}: rebuild, nightly change ${figures.nightly.wallSeconds.toFixed(1)} s`);
-    figures.changeFloor = runChild('scripts/bench/change-floor-child.ts', [out, path.join(root, 'floor')]);
+    figures.changeFloor = runChild('scripts/bench/change-floor-child.ts', [out, path.join(root, `change-floor-${run}`)]);
     log(`run ${run}: floor of the nightly change ${figures.changeFloor.wallSeconds.toFixed(1)} s`);
   }
   return figures;
@@ -215,9 +238,18 @@ log('compiling the program the build children run (lib/)');
 execFileSync(process.execPath, [...tsx, 'scripts/compile.ts'], { stdio: 'inherit' });
 const program = path.resolve('lib/index.js');
 const buildChild = compileBuildChild();
+removeRunTrees('left by an earlier bench');
+// Whatever else deleted files on this disk lately (an earlier bench's background removal, a test) counts too.
+deletions.deleted();
 const figures: RunFigures[] = [];
-for (let run = 1; run <= runs; run++) figures.push(await measureRun(run));
+let out = '';
+for (let run = 1; run <= runs; run++) {
+  if (run > 1) makeRoomForRun(2.5 * (figures[0]!.build.result as BuildSummary).bytes);
+  out = path.join(root, `out-${run}`);
+  figures.push(await measureRun(run, out));
+}
 const previewFigures = values['skip-preview'] ? undefined : await measurePreviewThroughput(out, { runs, log });
+removeRunTreesInBackground();
 const section = report(figures, previewFigures);
 console.log(section);
 const reportFile = values.report ?? 'BENCHMARKS.md';
