@@ -29,6 +29,8 @@ export interface ListOfPage {
 interface ListShape {
   prefix: string;
   last: number;
+  /** Clients in the unfiltered list. */
+  count: number;
   served: Map<string, ServedFilter>;
 }
 const listShapes = new WeakMap<RewriteMap, ListShape>();
@@ -38,7 +40,7 @@ export function listShape(map: RewriteMap): ListShape {
   if (shape === undefined) {
     const list = listRoute(map);
     const served = new Map((filtersStep(list)?.served ?? []).map((filter) => [filter.param, filter]));
-    listShapes.set(map, (shape = { prefix: list.file.slice(0, list.file.indexOf('{')), last: list.page.last, served }));
+    listShapes.set(map, (shape = { prefix: list.file.slice(0, list.file.indexOf('{')), last: list.page.last, count: list.count, served }));
   }
   return shape;
 }
@@ -79,7 +81,6 @@ export function checkEnvelope(
   problem: Problem,
   of: ListOfPage | undefined = listOf(file, map),
 ): boolean {
-  const list = listRoute(map);
   const name = path.posix.basename(file);
   const number = name === pageFileName(1) ? 1 : Number(/^page=([0-9]+)\.json$/.exec(name)?.[1]);
   if (!Number.isInteger(number) || of === undefined) {
@@ -89,7 +90,7 @@ export function checkEnvelope(
   const last = of.last;
   const served = PAGE_SIZE;
   // A filtered list's count is its own: the map holds only its last page.
-  const count = of.filter === undefined ? list.count : page.count;
+  const count = of.filter === undefined ? listShape(map).count : page.count;
   const expected = number < last ? served : count - served * (last - 1);
   if (page.count !== count) problem(`${file}: count ${page.count}, the map says ${count}`);
   if (of.filter !== undefined && lastPageFor(count) !== last) problem(`${file}: count ${count} makes ${lastPageFor(count)} pages, the map says ${last}`);
