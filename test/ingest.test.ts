@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { createReadStream, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeProblem } from '../src/errors.ts';
-import { readRecordFile, type ReadItem } from '../src/ingest/read-record-file.ts';
+import { lineBatches, readRecordFile, type ReadItem } from '../src/ingest/read-record-file.ts';
 import { timestampMicros, validateClient } from '../src/ingest/validate-record.ts';
 import { clientRecord, ndjson } from './support/records.ts';
 import { tempFolder } from './support/temp-folder.ts';
@@ -70,6 +71,46 @@ describe('reading records files', () => {
   it('reports malformed pretty-printed JSON with its line', async () => {
     const items = await read('bad.json', '{\n  "results": [\n    {"id": 1,}\n  ]\n}');
     expect(items[0]!.kind === 'problem' && describeProblem(items[0]!.problem)).toMatch(/^bad\.json:3: malformed JSON/);
+  });
+});
+
+describe('splitting a file into lines', () => {
+  async function bothWays(text: string | Buffer): Promise<{ ours: string[]; readline: string[] }> {
+    const file = path.join(temp.path, 'lines.ndjson');
+    writeFileSync(file, text);
+    const ours: string[] = [];
+    for await (const lines of lineBatches(file)) ours.push(...lines);
+    const readline: string[] = [];
+    for await (const line of createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity })) readline.push(line);
+    return { ours, readline };
+  }
+
+  it.each([
+    ['LF', 'a\nb\n'],
+    ['no final line end', 'a\nb'],
+    ['CRLF', 'a\r\nb\r\n'],
+    ['a CR alone ends a line', 'a\rb\nc'],
+    ['CR CR LF', 'a\r\r\nb'],
+    ['a final CR', 'a\nb\r'],
+    ['blank lines', '\n\r\n\r\r\nx\n\n'],
+    ['non-ASCII and a BOM', '\ufeff{"name":"Société Générale"}\n{"name":"東京"}\r\n'],
+    ['empty', ''],
+  ])('gives the lines readline gives: %s', async (_name, text) => {
+    const { ours, readline } = await bothWays(text);
+    expect(ours).toEqual(readline);
+  });
+
+  it('gives the lines readline gives across chunks of a large file, whatever cuts them', async () => {
+    // Lines of every length around the 1 MiB chunk, with CRLF, lone CRs and characters of 2 to 4 bytes.
+    const parts: string[] = [];
+    const ends = ['\n', '\r\n', '\r', '\n\n'];
+    for (let i = 0, length = 0; length < 3.2 * 2 ** 20; i++) {
+      parts.push(`${'é東𝄞x'.repeat(i % 97)}${i}${ends[i % ends.length]}`);
+      length += parts.at(-1)!.length;
+    }
+    const { ours, readline } = await bothWays(parts.join(''));
+    expect(ours.length).toBeGreaterThan(1000);
+    expect(ours).toEqual(readline);
   });
 });
 
