@@ -100,12 +100,13 @@ describe('splitting a file into lines', () => {
     expect(ours).toEqual(readline);
   });
 
-  it('gives the lines readline gives across chunks of a large file, whatever cuts them', async () => {
+  it('gives the lines readline gives across the chunks of a large file, and for lines longer than a chunk', async () => {
     // Lines of every length around the 1 MiB chunk, with CRLF, lone CRs and characters of 2 to 4 bytes.
     const parts: string[] = [];
     const ends = ['\n', '\r\n', '\r', '\n\n'];
     for (let i = 0, length = 0; length < 3.2 * 2 ** 20; i++) {
-      parts.push(`${'é東𝄞x'.repeat(i % 97)}${i}${ends[i % ends.length]}`);
+      // Now and then a line longer than the buffer it is read into.
+      parts.push(i % 500 === 499 ? `${'東'.repeat(150_000)}\r\n` : `${'é東𝄞x'.repeat(i % 97)}${i}${ends[i % ends.length]}`);
       length += parts.at(-1)!.length;
     }
     const { ours, readline } = await bothWays(parts.join(''));

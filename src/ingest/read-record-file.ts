@@ -66,24 +66,37 @@ async function* readLines(file: string, name: string): AsyncGenerator<ReadItem> 
  * readline decoded the text as a stream and split it with a regular expression, which cost more than
  * parsing the records. The same lines as readline gives: a line ends at `\r\n`, `\n` or a `\r` alone
  * (a `\n` byte is never part of a longer UTF-8 character, so a chunk is only cut between lines).
+ * One buffer of 64 KiB is read into again and again, and the lines of each read go out together:
+ * with a new 1 MiB buffer per chunk (a stream's), and even with one such buffer reused, reading
+ * 134,719 records peaked 20-27 MB higher than readline did; at 64 KiB it peaks no higher.
  */
 export async function* lineBatches(file: string): AsyncGenerator<string[]> {
-  let carry: Buffer | undefined;
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    const data = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
-    const lines: string[] = [];
-    let start = 0;
-    for (let end = data.indexOf(0x0a, start); end >= 0; end = data.indexOf(0x0a, start)) {
-      addLines(lines, data.toString('utf8', start, end));
-      start = end + 1;
+  const handle = await open(file, 'r');
+  try {
+    let buffer = Buffer.allocUnsafe(1 << 16);
+    // Bytes at the start of `buffer` that belong to a line not yet ended.
+    let carried = 0;
+    for (;;) {
+      if (carried === buffer.length) buffer = Buffer.concat([buffer], buffer.length * 2); // a line longer than the buffer
+      const { bytesRead } = await handle.read(buffer, carried, buffer.length - carried, null);
+      if (bytesRead === 0) break;
+      const data = buffer.subarray(0, carried + bytesRead);
+      const lines: string[] = [];
+      let start = 0;
+      for (let end = data.indexOf(0x0a); end >= 0; end = data.indexOf(0x0a, start)) {
+        addLines(lines, data.toString('utf8', start, end));
+        start = end + 1;
+      }
+      carried = data.copy(buffer, 0, start);
+      if (lines.length > 0) yield lines;
     }
-    carry = start < data.length ? data.subarray(start) : undefined;
-    if (lines.length > 0) yield lines;
-  }
-  if (carry !== undefined) {
-    const lines: string[] = [];
-    addLines(lines, carry.toString('utf8'));
-    if (lines.length > 0) yield lines;
+    if (carried > 0) {
+      const lines: string[] = [];
+      addLines(lines, buffer.toString('utf8', 0, carried));
+      yield lines;
+    }
+  } finally {
+    await handle.close();
   }
 }
 
