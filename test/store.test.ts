@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FILTER_NAMES, ORDERINGS, type Ordering } from '../src/contract.ts';
+import { FILTERS, FILTER_NAMES, ORDERINGS, type Ordering } from '../src/contract.ts';
 import { filterCodes } from '../src/ingest/load-records.ts';
 import { validateClient } from '../src/ingest/validate-record.ts';
 import { clientFields, registrantFields } from '../src/render/record-fields.ts';
@@ -86,9 +86,9 @@ describe('orderings', () => {
     for (const ordering of ORDERINGS) expect(store.queryPlan(ordering).join(' ')).not.toMatch(/TEMP B-TREE/);
   });
 
-  it('nor does any ordering within the values of a filter', () => {
+  it('nor does any ordering within the values of a filter by number, read value by value', () => {
     load([clientRecord(1)]);
-    for (const filter of FILTER_NAMES) {
+    for (const filter of FILTER_NAMES.filter((name) => FILTERS[name].values === 'number')) {
       for (const ordering of ORDERINGS) expect(store.queryPlan(ordering, filter).join(' '), `${filter} ${ordering}`).not.toMatch(/TEMP B-TREE/);
     }
   });

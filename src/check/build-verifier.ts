@@ -156,7 +156,9 @@ export class BuildVerifier {
   /**
    * Before the first file of a unit. A filtered unit's lists come value after value: each value's
    * lists are checked when the next value begins, so that memory holds one value's folders, not every
-   * value's (tens of thousands of registrants at 300,000 records). Without it, `endUnit` checks all.
+   * value's (tens of thousands of registrants at 300,000 records). A list unit's filters have a few
+   * hundred values at most, their pages interleaved: `endUnit` checks them all. Without it, `endUnit`
+   * checks all.
    */
   startUnit(unit: SiteUnit): void {
     this.unit = unit;
@@ -167,18 +169,28 @@ export class BuildVerifier {
 
   /** After the last file of a unit: its lists have every page the map gives them, in every format. */
   endUnit(unit: SiteUnit): void {
-    if (unit.kind === 'list') this.checkLists([''], unit.ordering);
-    if (unit.kind === 'filtered') {
-      const open = this.valuesIn(unit.filter);
-      this.checkLists(open, unit.ordering);
-      const values = [...this.doneValues, ...open];
-      const digest = createHash('md5').update(values.sort().join('\n')).digest('hex');
-      this.filteredValues.push({ filter: unit.filter, ordering: unit.ordering, values: values.length, digest });
+    if (unit.kind === 'list') {
+      this.checkLists([''], unit.ordering);
+      for (const filter of unit.filters ?? []) this.endFilter(filter, unit.ordering, []);
     }
+    if (unit.kind === 'filtered') this.endFilter(unit.filter, unit.ordering, this.doneValues);
     this.unit = undefined;
     this.openValue = undefined;
     this.doneValues = [];
     this.pagesIn = new Map();
+  }
+
+  /**
+   * The lists of a filter's values in one ordering, at the end of their unit: those still held are
+   * checked, and which values have lists (`done` and those) is noted, for `joinVerifiedFacts` to
+   * compare across orderings.
+   */
+  private endFilter(filter: string, ordering: Ordering, done: readonly string[]): void {
+    const open = this.valuesIn(filter);
+    this.checkLists(open, ordering);
+    const values = [...done, ...open];
+    const digest = createHash('md5').update(values.sort().join('\n')).digest('hex');
+    this.filteredValues.push({ filter, ordering, values: values.length, digest });
   }
 
   /** A page of a filtered unit, of the list `of`: when it begins another value, the value before is checked and let go. */

@@ -25,22 +25,31 @@ export type SiteFile =
 export type SiteUnit =
   /** The record files of the clients whose id is from `from` (inclusive) to `to` (exclusive); null: no bound. */
   | { kind: 'clients'; from: number | null; to: number | null }
-  | { kind: 'list'; ordering: Ordering }
+  /** The unfiltered list in one ordering and, from the same pass over the clients, the lists of every value of `filters`. */
+  | { kind: 'list'; ordering: Ordering; filters?: readonly string[] }
   | { kind: 'filtered'; filter: string; ordering: Ordering }
   | { kind: 'registrants' }
   | { kind: 'fixed' };
 
 /**
- * Every unit of the site, the longest first (the lists, the registrants, then the clients' record files
- * in ranges of ids cut at `clientBounds`), so that the last ones to start are short and both threads
- * end together: the clients' record files are nearly half the files, too many for one unit.
+ * Every unit of the site, the longest first (the lists, the filters' lists, the registrants, then the
+ * clients' record files in ranges of ids cut at `clientBounds`), so that the last ones to start are
+ * short and both threads end together: the clients' record files are nearly half the files, too many
+ * for one unit.
+ *
+ * A filter with a choice list (states, countries: a few hundred values at most) has its lists cut
+ * from the unfiltered list's pass in each ordering: each of its values has one page under way at a
+ * time, so memory holds a few hundred pages' clients, and the store is read half as often. A filter
+ * by number (`registrant_id`: tens of thousands of values) has units of its own, value after value.
  */
 export function siteUnits(map: RewriteMap, clientBounds: readonly number[] = []): SiteUnit[] {
-  const units: SiteUnit[] = [];
-  for (const filter of filtersStep(listRoute(map))?.served ?? []) {
+  const served = filtersStep(listRoute(map))?.served ?? [];
+  const alongside = served.filter((filter) => filter.values === 'choice').map((filter) => filter.param);
+  const units: SiteUnit[] = ORDERINGS.map((ordering) => ({ kind: 'list', ordering, filters: alongside }));
+  for (const filter of served) {
+    if (filter.values === 'choice') continue;
     for (const ordering of ORDERINGS) units.push({ kind: 'filtered', filter: filter.param, ordering });
   }
-  for (const ordering of ORDERINGS) units.push({ kind: 'list', ordering });
   units.push({ kind: 'registrants' });
   const bounds = [null, ...clientBounds, null];
   for (let i = 1; i < bounds.length; i++) units.push({ kind: 'clients', from: bounds[i - 1]!, to: bounds[i]! });
@@ -55,7 +64,8 @@ export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonl
 
 /**
  * The files of one unit, produced lazily so that memory holds one page at a time:
- * - `list`: one pass over the store in an ordering cuts pages of 25 and renders them in every format;
+ * - `list`: one pass over the store in an ordering cuts pages of 25 and renders them in every format,
+ *   for the unfiltered list and for the value each client has of every filter in `filters`;
  * - `filtered`: one pass over the clients that have a value of the filter, by value and then in the
  *   ordering, cuts each value's pages;
  * - `clients`, `registrants`: the record files, the same bytes as inside the pages;
@@ -68,13 +78,21 @@ export function* unitFiles(store: RecordStore, map: RewriteMap, formats: readonl
   switch (unit.kind) {
     case 'list': {
       const pages = new ListPages(render, undefined, unit.ordering, listRoute(map).count);
-      for (const client of store.clientsInOrder(unit.ordering)) yield* pages.add(client);
+      const fanOut = (unit.filters ?? []).map((param) => new ValueLists(render, store, servedFilter(map, param), unit.ordering));
+      for (const client of store.clientsInOrder(unit.ordering, fanOut.map((lists) => lists.filter))) {
+        if (pages.add(client)) yield* pages.emit();
+        for (let i = 0; i < fanOut.length; i++) {
+          const value = client.values[i];
+          const lists = value === null || value === undefined ? undefined : fanOut[i]!.of(String(value));
+          if (lists?.add(client)) yield* lists.emit();
+        }
+      }
       yield* pages.end();
+      for (const lists of fanOut) yield* lists.end();
       return;
     }
     case 'filtered': {
-      const filter = (filtersStep(listRoute(map))?.served ?? []).find((served) => served.param === unit.filter);
-      if (filter === undefined) throw new Error(`the map serves no filter ${unit.filter}`);
+      const filter = servedFilter(map, unit.filter);
       yield* filteredLists(render, store, filter, valueCounts(store, filter.param as FilterName, filter.choices), unit.ordering);
       return;
     }
@@ -112,9 +130,51 @@ function* filteredLists(render: RenderContext, store: RecordStore, filter: Serve
       pages = count === undefined ? undefined : new ListPages(render, { name: filter.param, value }, ordering, count);
       if (pages === undefined) continue;
     }
-    yield* pages.add(client);
+    if (pages.add(client)) yield* pages.emit();
   }
   if (pages !== undefined) yield* pages.end();
+}
+
+function servedFilter(map: RewriteMap, param: string): ServedFilter {
+  const filter = (filtersStep(listRoute(map))?.served ?? []).find((served) => served.param === param);
+  if (filter === undefined) throw new Error(`the map serves no filter ${param}`);
+  return filter;
+}
+
+/**
+ * The lists of every value of one filter, cut in the same pass as the unfiltered list: the page under
+ * way of each value that has met a client so far. A value the filter's choice list lacks has none.
+ */
+class ValueLists {
+  readonly filter: FilterName;
+  private readonly counts: Map<string, number>;
+  private readonly lists = new Map<string, ListPages>();
+
+  constructor(
+    private readonly render: RenderContext,
+    store: RecordStore,
+    private readonly served: ServedFilter,
+    private readonly ordering: Ordering,
+  ) {
+    this.filter = served.param as FilterName;
+    this.counts = valueCounts(store, this.filter, served.choices);
+  }
+
+  /** The lists of a value (canonical form); undefined when it has none. */
+  of(value: string): ListPages | undefined {
+    let lists = this.lists.get(value);
+    if (lists === undefined) {
+      const count = this.counts.get(value);
+      if (count === undefined) return undefined;
+      this.lists.set(value, (lists = new ListPages(this.render, { name: this.served.param, value }, this.ordering, count)));
+    }
+    return lists;
+  }
+
+  /** Every value's last, partial page. */
+  *end(): Generator<SiteFile> {
+    for (const lists of this.lists.values()) yield* lists.end();
+  }
 }
 
 /**
@@ -145,10 +205,12 @@ interface RenderContext {
 class ListPages {
   private page = 1;
   private readonly last: number;
-  /** Per format, the bodies of this page's clients. */
-  private batch: string[][];
-  /** Whether every client of this page is ASCII only. */
-  private ascii = true;
+  /**
+   * This page's clients, rendered when the page is full: a list cut beside others in one pass (a
+   * state's, a country's) may wait long for its 25th client, and holds one row per client meanwhile
+   * rather than a body per format.
+   */
+  private clients: StoredClient[] = [];
 
   constructor(
     private readonly render: RenderContext,
@@ -157,33 +219,32 @@ class ListPages {
     private readonly count: number,
   ) {
     this.last = lastPageFor(count);
-    this.batch = render.formats.map(() => []);
   }
 
-  /** Adds a client, in every format the same bytes as its record file. */
-  *add(client: StoredClient): Generator<SiteFile> {
-    const { base, suffixes } = this.render;
-    for (let i = 0; i < suffixes.length; i++) this.batch[i]!.push(clientBody(base, suffixes[i]!, client));
-    this.ascii &&= client.ascii === 1;
-    if (this.batch[0]!.length === PAGE_SIZE) yield* this.emit();
+  /** Adds a client. True when that fills the page: the caller then takes its files from `emit` (no generator per client: there are millions). */
+  add(client: StoredClient): boolean {
+    this.clients.push(client);
+    return this.clients.length === PAGE_SIZE;
   }
 
   /** The last, partial page; or the single empty page of an empty data set. */
   *end(): Generator<SiteFile> {
-    if (this.batch[0]!.length > 0 || this.page === 1) yield* this.emit();
+    if (this.clients.length > 0 || this.page === 1) yield* this.emit();
   }
 
-  private *emit(): Generator<SiteFile> {
-    const { map, formats } = this.render;
+  /** The files of the page under way, in every format, each client in the same bytes as its record file; the next client starts the next page. */
+  *emit(): Generator<SiteFile> {
+    const { map, formats, base, suffixes, asciiBase } = this.render;
+    const { clients } = this;
+    const ascii = asciiBase && clients.every((client) => client.ascii === 1);
     for (const [i, format] of formats.entries()) {
       const next = pageLinkJson(map.baseUrl, this.filter, format, this.ordering, this.page + 1, this.last);
       const previous = pageLinkJson(map.baseUrl, this.filter, format, this.ordering, this.page - 1, this.last);
-      const page = pageParts(this.count, next, previous, this.batch[i]!);
-      yield { path: listPageFile(LIST_PATH, this.filter, format, this.ordering, this.page), page, ascii: this.render.asciiBase && this.ascii };
+      const page = pageParts(this.count, next, previous, clients.map((client) => clientBody(base, suffixes[i]!, client)));
+      yield { path: listPageFile(LIST_PATH, this.filter, format, this.ordering, this.page), page, ascii };
     }
     this.page++;
-    this.batch = formats.map(() => []);
-    this.ascii = true;
+    this.clients = [];
   }
 }
 

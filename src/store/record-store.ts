@@ -11,6 +11,8 @@ export class RecordStore {
   private readonly insertClient: Database.Statement;
   private readonly insertRegistrant: Database.Statement;
   private readonly insertPreviousFile: Database.Statement;
+  /** Every registrant's fields, read once by the first query of clients (`registrantOf`). */
+  private registrantRows: Map<number, { fields: string; ascii: number }> | undefined;
 
   private constructor(
     private readonly db: Database.Database,
@@ -89,15 +91,25 @@ export class RecordStore {
   }
 
   /**
-   * Builds the indexes of the orderings, and of each ordering within the values of every filter
-   * built; faster once, after loading, than row by row.
+   * Builds the indexes of the orderings, and those the filters built read by: faster once, after
+   * loading, than row by row.
+   * - A filter by number (`registrant_id`, tens of thousands of values) is read value by value in
+   *   each ordering: an index of each ordering within its values.
+   * - A filter with a choice list (states, countries) has its lists cut from the unfiltered list's
+   *   pass (`siteUnits`), so it is only counted by value: an index of its field.
+   * None is partial (`WHERE column IS NOT NULL`): SQLite drops that term from a query on a NOT NULL
+   * column, and then cannot use such an index.
    */
   index(filters: readonly FilterName[] = []): void {
     this.db.exec(INDEXES);
     for (const filter of filters) {
       const column = FILTERS[filter].field;
+      if (FILTERS[filter].values !== 'number') {
+        this.db.exec(`CREATE INDEX clients_by_${column} ON clients (${column})`);
+        continue;
+      }
       for (const [ordering, order] of Object.entries(ORDER_BY)) {
-        this.db.exec(`CREATE INDEX clients_by_${column}${INDEX_SUFFIX[ordering as Ordering]} ON clients (${column}, ${order.replaceAll('c.', '')}) WHERE ${column} IS NOT NULL`);
+        this.db.exec(`CREATE INDEX clients_by_${column}${INDEX_SUFFIX[ordering as Ordering]} ON clients (${column}, ${order.replaceAll('c.', '')})`);
       }
     }
   }
@@ -115,15 +127,19 @@ export class RecordStore {
     return row;
   }
 
-  /** Every client with its registrant, in the order of an `ordering` value (contract section 3). */
-  *clientsInOrder(ordering: Ordering): Generator<StoredClient> {
-    yield* clientsOf(this.db.prepare(clientsInOrderSql(ordering)));
+  /**
+   * Every client with its registrant, in the order of an `ordering` value (contract section 3), and
+   * its value of each of `filters` (null when it has none), in their order.
+   */
+  *clientsInOrder(ordering: Ordering, filters: readonly FilterName[] = []): Generator<StoredClient & { values: (string | number | null)[] }> {
+    const columns = filters.map((filter) => `, c.${FILTERS[filter].field}`).join('');
+    yield* this.clientsOf(this.db.prepare(clientsInOrderSql(ordering, columns)));
   }
 
   /** The clients whose id is from `from` (inclusive) to `to` (exclusive), by id; null: no bound. */
   *clientsInIdRange(from: number | null, to: number | null): Generator<StoredClient> {
     const sql = clientsInOrderSql('').replace('ORDER BY', 'WHERE c.id >= ? AND c.id < ? ORDER BY');
-    yield* clientsOf(this.db.prepare(sql), from ?? Number.MIN_SAFE_INTEGER, to ?? Number.MAX_SAFE_INTEGER);
+    yield* this.clientsOf(this.db.prepare(sql), from ?? Number.MIN_SAFE_INTEGER, to ?? Number.MAX_SAFE_INTEGER);
   }
 
   /**
@@ -142,17 +158,41 @@ export class RecordStore {
 
   /**
    * Every client that has a value for a filter's field, by value (in BINARY order), then in the order
-   * of an `ordering` value: the filtered lists one after the other.
+   * of an `ordering` value: the filtered lists one after the other. Read from an index for a filter by
+   * number; a choice filter's clients are sorted by SQLite (the build cuts its lists otherwise).
    */
   *clientsByFilter(filter: FilterName, ordering: Ordering): Generator<StoredClient & { value: string | number }> {
-    const column = FILTERS[filter].field;
-    const sql = `SELECT c.id, c.fields, r.id, r.fields, c.ascii AND r.ascii, c.${column}
-      FROM clients AS c JOIN registrants AS r ON r.id = c.registrant_id
-      WHERE c.${column} IS NOT NULL
-      ORDER BY c.${column}, ${ORDER_BY[ordering]}`;
-    for (const row of this.db.prepare(sql).raw().iterate() as IterableIterator<[...ClientRow, string | number]>) {
-      yield { id: row[0], fields: row[1], registrantId: row[2], registrantFields: row[3], ascii: row[4], value: row[5] };
+    for (const client of this.clientsOf(this.db.prepare(clientsByFilterSql(filter, ordering)))) yield Object.assign(client, { value: client.values[0]! });
+  }
+
+  /**
+   * The clients a query selects (in `ClientRow`'s columns), with their registrant's fields: rows made
+   * into objects here, as better-sqlite3 builds a row object property by property, which cost more
+   * than reading the row (each list reads every client).
+   */
+  private *clientsOf(statement: Database.Statement, ...parameters: number[]): Generator<StoredClient & { values: (string | number | null)[] }> {
+    for (const row of statement.raw().iterate(...parameters) as IterableIterator<ClientRow>) {
+      const registrant = this.registrantOf(row[2]);
+      const values = row.length > 4 ? row.slice(4) : NO_VALUES;
+      yield { id: row[0], fields: row[1], registrantId: row[2], registrantFields: registrant.fields, ascii: row[3] & registrant.ascii, values };
     }
+  }
+
+  /**
+   * A client's registrant, from a map of them all read at the first call: a render thread reads
+   * every client 16 times, and a join would make a new string of the same registrant's fields each
+   * time (garbage) and look the registrant up in SQLite each time. Registrants are few beside clients.
+   */
+  private registrantOf(id: number): { fields: string; ascii: number } {
+    if (this.registrantRows === undefined) {
+      this.registrantRows = new Map();
+      for (const [registrant, fields, ascii] of this.db.prepare('SELECT id, fields, ascii FROM registrants').raw().iterate() as IterableIterator<[number, string, number]>) {
+        this.registrantRows.set(registrant, { fields, ascii });
+      }
+    }
+    const registrant = this.registrantRows.get(id);
+    if (registrant === undefined) throw new Error(`the store has no registrant ${id}, which a client names`);
+    return registrant;
   }
 
   /** How many clients have each value of a filter's field. */
@@ -174,11 +214,7 @@ export class RecordStore {
 
   /** How SQLite will read an ordering (of one filter's lists): tests use it to pin that none sorts in memory. */
   queryPlan(ordering: Ordering, filter?: FilterName): string[] {
-    let sql = clientsInOrderSql(ordering);
-    if (filter !== undefined) {
-      const column = FILTERS[filter].field;
-      sql = sql.replace('ORDER BY', `WHERE c.${column} IS NOT NULL ORDER BY c.${column},`);
-    }
+    const sql = filter === undefined ? clientsInOrderSql(ordering) : clientsByFilterSql(filter, ordering);
     const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[];
     return rows.map((row) => row.detail);
   }
@@ -258,24 +294,24 @@ const ORDER_BY: Record<Ordering, string> = {
   '-effective_date': 'c.effective_date IS NULL DESC, c.effective_date DESC, c.id DESC',
 };
 
-function clientsInOrderSql(ordering: Ordering): string {
-  return `SELECT c.id, c.fields, r.id, r.fields, c.ascii AND r.ascii
-    FROM clients AS c JOIN registrants AS r ON r.id = c.registrant_id
-    ORDER BY ${ORDER_BY[ordering]}`;
+const NO_VALUES: (string | number | null)[] = [];
+
+/** `columns`: more columns after the four of `ClientRow`, each with its leading comma. */
+function clientsInOrderSql(ordering: Ordering, columns = ''): string {
+  return `SELECT c.id, c.fields, c.registrant_id, c.ascii${columns} FROM clients AS c ORDER BY ${ORDER_BY[ordering]}`;
 }
 
-/** A client's columns in the order the queries above select them (`StoredClient`'s fields). */
-type ClientRow = [id: number, fields: string, registrantId: number, registrantFields: string, ascii: number];
-
-/**
- * The clients a query selects, as rows turned into objects here: better-sqlite3 builds a row object
- * property by property, which cost more than reading the row itself (each list reads every client).
- */
-function* clientsOf(statement: Database.Statement, ...parameters: number[]): Generator<StoredClient> {
-  for (const row of statement.raw().iterate(...parameters) as IterableIterator<ClientRow>) {
-    yield { id: row[0], fields: row[1], registrantId: row[2], registrantFields: row[3], ascii: row[4] };
-  }
+/** The clients that have a value of a filter, by value, then in an ordering (for a filter by number, through its index of that). */
+function clientsByFilterSql(filter: FilterName, ordering: Ordering): string {
+  const column = FILTERS[filter].field;
+  return `SELECT c.id, c.fields, c.registrant_id, c.ascii, c.${column}
+    FROM clients AS c
+    WHERE c.${column} IS NOT NULL
+    ORDER BY c.${column}, ${ORDER_BY[ordering]}`;
 }
+
+/** A client's columns in the order the queries above select them (any more after them); its registrant's come from `registrantOf`. */
+type ClientRow = [id: number, fields: string, registrantId: number, ascii: number, ...more: (string | number | null)[]];
 
 /** Index names per ordering, for the indexes of a filter's field followed by an ordering. */
 const INDEX_SUFFIX: Record<Ordering, string> = { '': '_id', '-id': '_id_desc', '-name': '_name', '-effective_date': '_effective_date' };

@@ -31,7 +31,10 @@ export interface WriteStats {
  */
 export class ThreadWriter {
   readonly stats: WriteStats = { written: 0, bytesWritten: 0, linked: 0, bytesLinked: 0 };
-  /** Folders made lately: a unit's files come folder by folder, so a short memory saves nearly every mkdir. */
+  /**
+   * Folders made lately: a unit's files come folder by folder, or (a list's unit with the lists of a
+   * filter's values) from a thousand folders in turn, so this memory saves nearly every mkdir.
+   */
   private readonly madeFolders = new Set<string>();
 
   constructor(
@@ -80,7 +83,7 @@ export class ThreadWriter {
       } catch (error) {
         throw this.failure(folder, error);
       }
-      if (this.madeFolders.size >= 64) this.madeFolders.clear();
+      if (this.madeFolders.size >= 8192) this.madeFolders.clear();
       this.madeFolders.add(folder);
     }
     return target;
