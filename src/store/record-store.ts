@@ -11,8 +11,6 @@ export class RecordStore {
   private readonly insertClient: Database.Statement;
   private readonly insertRegistrant: Database.Statement;
   private readonly insertPreviousFile: Database.Statement;
-  /** Every registrant's fields, read once by the first query of clients (`registrantOf`). */
-  private registrantRows: Map<number, { fields: string; ascii: number }> | undefined;
 
   private constructor(
     private readonly db: Database.Database,
@@ -133,13 +131,13 @@ export class RecordStore {
    */
   *clientsInOrder(ordering: Ordering, filters: readonly FilterName[] = []): Generator<StoredClient & { values: (string | number | null)[] }> {
     const columns = filters.map((filter) => `, c.${FILTERS[filter].field}`).join('');
-    yield* this.clientsOf(this.db.prepare(clientsInOrderSql(ordering, columns)));
+    yield* clientsOf(this.db.prepare(clientsInOrderSql(ordering, columns)));
   }
 
   /** The clients whose id is from `from` (inclusive) to `to` (exclusive), by id; null: no bound. */
   *clientsInIdRange(from: number | null, to: number | null): Generator<StoredClient> {
     const sql = clientsInOrderSql('').replace('ORDER BY', 'WHERE c.id >= ? AND c.id < ? ORDER BY');
-    yield* this.clientsOf(this.db.prepare(sql), from ?? Number.MIN_SAFE_INTEGER, to ?? Number.MAX_SAFE_INTEGER);
+    yield* clientsOf(this.db.prepare(sql), from ?? Number.MIN_SAFE_INTEGER, to ?? Number.MAX_SAFE_INTEGER);
   }
 
   /**
@@ -162,37 +160,7 @@ export class RecordStore {
    * number; a choice filter's clients are sorted by SQLite (the build cuts its lists otherwise).
    */
   *clientsByFilter(filter: FilterName, ordering: Ordering): Generator<StoredClient & { value: string | number }> {
-    for (const client of this.clientsOf(this.db.prepare(clientsByFilterSql(filter, ordering)))) yield Object.assign(client, { value: client.values[0]! });
-  }
-
-  /**
-   * The clients a query selects (in `ClientRow`'s columns), with their registrant's fields: rows made
-   * into objects here, as better-sqlite3 builds a row object property by property, which cost more
-   * than reading the row (each list reads every client).
-   */
-  private *clientsOf(statement: Database.Statement, ...parameters: number[]): Generator<StoredClient & { values: (string | number | null)[] }> {
-    for (const row of statement.raw().iterate(...parameters) as IterableIterator<ClientRow>) {
-      const registrant = this.registrantOf(row[2]);
-      const values = row.length > 4 ? row.slice(4) : NO_VALUES;
-      yield { id: row[0], fields: row[1], registrantId: row[2], registrantFields: registrant.fields, ascii: row[3] & registrant.ascii, values };
-    }
-  }
-
-  /**
-   * A client's registrant, from a map of them all read at the first call: a render thread reads
-   * every client 16 times, and a join would make a new string of the same registrant's fields each
-   * time (garbage) and look the registrant up in SQLite each time. Registrants are few beside clients.
-   */
-  private registrantOf(id: number): { fields: string; ascii: number } {
-    if (this.registrantRows === undefined) {
-      this.registrantRows = new Map();
-      for (const [registrant, fields, ascii] of this.db.prepare('SELECT id, fields, ascii FROM registrants').raw().iterate() as IterableIterator<[number, string, number]>) {
-        this.registrantRows.set(registrant, { fields, ascii });
-      }
-    }
-    const registrant = this.registrantRows.get(id);
-    if (registrant === undefined) throw new Error(`the store has no registrant ${id}, which a client names`);
-    return registrant;
+    for (const client of clientsOf(this.db.prepare(clientsByFilterSql(filter, ordering)))) yield Object.assign(client, { value: client.values[0]! });
   }
 
   /** How many clients have each value of a filter's field. */
@@ -296,22 +264,36 @@ const ORDER_BY: Record<Ordering, string> = {
 
 const NO_VALUES: (string | number | null)[] = [];
 
-/** `columns`: more columns after the four of `ClientRow`, each with its leading comma. */
+/** `columns`: more columns after those of `ClientRow`, each with its leading comma. */
 function clientsInOrderSql(ordering: Ordering, columns = ''): string {
-  return `SELECT c.id, c.fields, c.registrant_id, c.ascii${columns} FROM clients AS c ORDER BY ${ORDER_BY[ordering]}`;
+  return `SELECT c.id, c.fields, r.id, r.fields, c.ascii AND r.ascii${columns}
+    FROM clients AS c JOIN registrants AS r ON r.id = c.registrant_id
+    ORDER BY ${ORDER_BY[ordering]}`;
 }
 
 /** The clients that have a value of a filter, by value, then in an ordering (for a filter by number, through its index of that). */
 function clientsByFilterSql(filter: FilterName, ordering: Ordering): string {
   const column = FILTERS[filter].field;
-  return `SELECT c.id, c.fields, c.registrant_id, c.ascii, c.${column}
-    FROM clients AS c
+  return `SELECT c.id, c.fields, r.id, r.fields, c.ascii AND r.ascii, c.${column}
+    FROM clients AS c JOIN registrants AS r ON r.id = c.registrant_id
     WHERE c.${column} IS NOT NULL
     ORDER BY c.${column}, ${ORDER_BY[ordering]}`;
 }
 
-/** A client's columns in the order the queries above select them (any more after them); its registrant's come from `registrantOf`. */
-type ClientRow = [id: number, fields: string, registrantId: number, ascii: number, ...more: (string | number | null)[]];
+/** A client's columns in the order the queries above select them (`StoredClient`'s fields), and any more after them. */
+type ClientRow = [id: number, fields: string, registrantId: number, registrantFields: string, ascii: number, ...more: (string | number | null)[]];
+
+/**
+ * The clients a query selects (in `ClientRow`'s columns), as rows made into objects here:
+ * better-sqlite3 builds a row object property by property, which cost more than reading the row
+ * (each list reads every client).
+ */
+function* clientsOf(statement: Database.Statement, ...parameters: number[]): Generator<StoredClient & { values: (string | number | null)[] }> {
+  for (const row of statement.raw().iterate(...parameters) as IterableIterator<ClientRow>) {
+    const values = row.length > 5 ? row.slice(5) : NO_VALUES;
+    yield { id: row[0], fields: row[1], registrantId: row[2], registrantFields: row[3], ascii: row[4], values };
+  }
+}
 
 /** Index names per ordering, for the indexes of a filter's field followed by an ordering. */
 const INDEX_SUFFIX: Record<Ordering, string> = { '': '_id', '-id': '_id_desc', '-name': '_name', '-effective_date': '_effective_date' };
