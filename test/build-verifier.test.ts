@@ -64,6 +64,7 @@ describe('the check made while writing', () => {
     ['a next link that skips a page', { file: 'api/v1/clients/format=json/ordering=-name/index.json', replace: ['page=2', 'page=3'] as [string, string] }, /format=json\/ordering=-name\/index\.json: next leads to api\/v1\/clients\/format=json\/ordering=-name\/page=3\.json/],
     ['a link to a client that has no file', { file: 'api/v1/clients/index.json', replace: ['/clients/7/', '/clients/999/'] as [string, string] }, /a link names api\/v1\/clients\/999\/index\.json, which the build did not write/],
     ['a link outside the base URL', { file: 'api/v1/registrants/901/index.json', replace: ['https://m.example.org', 'https://elsewhere.example.org'] as [string, string] }, /registrants\/901\/index\.json: url https:\/\/elsewhere\.example\.org\/api\/v1\/registrants\/901\/ is not under the base URL/],
+    ['a record whose url names another record', { file: 'api/v1/clients/7/format=api.json', replace: ['/clients/7/', '/clients/8/'] as [string, string] }, /clients\/7\/format=api\.json: url leads to api\/v1\/clients\/8\/format=api\.json/],
     ['a wrong count', { file: 'api/v1/clients/client_state=TX/ordering=-id/page=2.json', replace: ['"count":61', '"count":62'] as [string, string] }, /client_state=TX\/ordering=-id\/page=2\.json: count 62/],
     ['a page that is not JSON', { file: 'api/v1/clients/registrant_id=900/index.json', body: '{"count":16,"next":null' }, /registrant_id=900\/index\.json: not JSON/],
   ])('%s fails the build, the previous output intact', async (_name, fault, problem) => {

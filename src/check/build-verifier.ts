@@ -239,15 +239,17 @@ export class BuildVerifier {
 
   /**
    * Resolves a link through the rewrite map and says which file it names. A link to a record is
-   * resolved the first time its URL is met; the same URL again (the same client in another list) is
-   * only counted: the million links of a build cost a few hundred thousand resolutions.
+   * resolved the first time its URL is met; the same URL again (the same client in another list, or
+   * a record file's own `url`) is only counted: the million links of a build cost a few hundred
+   * thousand resolutions. A link that does not reach its file (`reaches` false: a record's own `url`)
+   * may use what other links resolved, but never counts as reaching it.
    */
   private followLink(from: string, field: string, link: unknown, reaches: boolean): string | undefined {
     this.links++;
     if (typeof link !== 'string') return void this.problem(`${from}: ${field} is missing`);
-    const shape = reaches ? this.recordShape(link) : undefined;
+    const shape = this.recordShape(link);
     const known = shape === undefined ? undefined : this.resolved.get(shape.key);
-    // Resolved before, so already among the linked ids (which only grow).
+    // Resolved before by a link that reaches it, so already among the linked ids (which only grow).
     if (known !== undefined && known.ids.has(shape!.id)) return known.group.replace('*', String(shape!.id));
     if (!link.startsWith(`${this.map.baseUrl}/`)) return void this.problem(`${from}: ${field} ${link} is not under the base URL ${this.map.baseUrl}`);
     const answer = resolveRequest(this.map, 'GET', link.slice(this.map.baseUrl.length));
