@@ -156,9 +156,9 @@ export class BuildVerifier {
   /**
    * Before the first file of a unit. A filtered unit's lists come value after value: each value's
    * lists are checked when the next value begins, so that memory holds one value's folders, not every
-   * value's (tens of thousands of registrants at 300,000 records). A list unit's filters have a few
-   * hundred values at most, their pages interleaved: `endUnit` checks them all. Without it, `endUnit`
-   * checks all.
+   * value's (tens of thousands of registrants at 300,000 records). A list unit's filters (a few
+   * hundred values at most) come interleaved, so `endUnit` checks them all, as it checks everything
+   * when this was not called.
    */
   startUnit(unit: SiteUnit): void {
     this.unit = unit;
