@@ -101,7 +101,7 @@ describe('orderings', () => {
       clientRecord(4, { state: null }),
       clientRecord(5, { state: '' }),
     ]);
-    const rows = [...store.clientsByFilter('client_state', '-name')].map((client) => [client.value, client.id]);
+    const rows = [...store.clientsByFilter('client_state', '-name')].map((client) => [client.values[0], client.id]);
     expect(rows).toEqual([['AL', 2], ['TX', 1], ['TX', 3]]);
     expect(store.filterValueCounts('client_state')).toEqual([{ value: 'AL', count: 1 }, { value: 'TX', count: 2 }]);
   });

@@ -122,7 +122,7 @@ export function* unitFiles(store: RecordStore, map: RewriteMap, formats: readonl
 function* filteredLists(render: RenderContext, store: RecordStore, filter: ServedFilter, counts: Map<string, number>, ordering: Ordering): Generator<SiteFile> {
   let pages: ListPages | undefined;
   for (const client of store.clientsByFilter(filter.param as FilterName, ordering)) {
-    const value = String(client.value);
+    const value = String(client.values[0]);
     if (pages?.filter?.value !== value) {
       if (pages !== undefined) yield* pages.end();
       const count = counts.get(value);

@@ -156,11 +156,12 @@ export class RecordStore {
 
   /**
    * Every client that has a value for a filter's field, by value (in BINARY order), then in the order
-   * of an `ordering` value: the filtered lists one after the other. Read from an index for a filter by
-   * number; a choice filter's clients are sorted by SQLite (the build cuts its lists otherwise).
+   * of an `ordering` value: the filtered lists one after the other; `values[0]` is the client's value.
+   * Read from an index for a filter by number; a choice filter's clients are sorted by SQLite (the
+   * build cuts its lists otherwise).
    */
-  *clientsByFilter(filter: FilterName, ordering: Ordering): Generator<StoredClient & { value: string | number }> {
-    for (const client of clientsOf(this.db.prepare(clientsByFilterSql(filter, ordering)))) yield Object.assign(client, { value: client.values[0]! });
+  *clientsByFilter(filter: FilterName, ordering: Ordering): Generator<StoredClient & { values: (string | number | null)[] }> {
+    yield* clientsOf(this.db.prepare(clientsByFilterSql(filter, ordering)));
   }
 
   /** How many clients have each value of a filter's field. */
