@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.ts';
 import { BuildVerifier, joinVerifiedFacts } from '../src/check/build-verifier.ts';
 import { IdSet } from '../src/check/id-set.ts';
+import { LinkShapes } from '../src/check/link-shapes.ts';
+import { readHead } from '../src/check/page-head.ts';
 import { assemblePage } from '../src/render/bodies.ts';
 import { resolveBuildOptions } from '../src/config.ts';
 import { MAP_FILE, type RewriteMap } from '../src/plan/rewrite-map.ts';
@@ -45,6 +47,68 @@ describe('IdSet', () => {
  * The check a build makes as it writes: each case breaks one body the way a bug of the renderer
  * would (`faults`), and the build must fail naming the problem, the previous output untouched.
  */
+describe('reading heads and record links without parsing', () => {
+  const head = (count: string, next: string, previous: string) => `{"count":${count},"next":${next},"previous":${previous},"results":[`;
+
+  it('reads a head of the contract form as JSON.parse does, and leaves every other form to it', () => {
+    const link = '"https://m.example.org/api/v1/clients/?format=api&page=3"';
+    for (const plain of [head('61', link, 'null'), head('0', 'null', 'null'), head('134719', 'null', '"https://m.example.org/api/v1/clients/client_state=%C3%A9/"'), head('7', '"é ü"', '""')]) {
+      const { results, ...envelope } = JSON.parse(`${plain}]}`) as { results: unknown[] };
+      expect(results).toEqual([]);
+      expect(readHead(plain)).toEqual(envelope);
+    }
+    const others = [
+      head('01', 'null', 'null'), // not JSON
+      head('-1', 'null', 'null'),
+      head('1.0', 'null', 'null'),
+      head('1e3', 'null', 'null'),
+      head('1234567890123456', 'null', 'null'), // more digits than a double holds exactly
+      head('1', '"https:\\/\\/m.example.org\\/"', 'null'), // escapes: JSON.parse reads them
+      head('1', '"a\u0001b"', 'null'), // a control character: not JSON
+      head('1', '"open', 'null'),
+      head('1', 'nul', 'null'),
+      '{"next":null,"count":1,"previous":null,"results":[',
+      `${head('1', 'null', 'null')}],"x":[`,
+      head('1', 'null', 'null').slice(0, -1),
+      ` ${head('1', 'null', 'null')}`,
+    ];
+    for (const other of others) expect(readHead(other), other).toBeUndefined();
+  });
+
+  it('reads record links in place: one shape per route and suffix, the id, nothing else', () => {
+    const shapes = new LinkShapes(['https://m.example.org/api/v1/clients/', 'https://m.example.org/api/v1/registrants/']);
+    const read = (link: string) => {
+      const shape = shapes.read(link, 0, link.length);
+      return shape === undefined ? undefined : { route: shape.route, suffix: shape.suffix, id: shapes.id };
+    };
+    expect(read('https://m.example.org/api/v1/clients/12/?format=api')).toEqual({ route: 0, suffix: '/?format=api', id: 12 });
+    expect(read('https://m.example.org/api/v1/registrants/1106952112/')).toEqual({ route: 1, suffix: '/', id: 1106952112 });
+    const first = shapes.read('https://m.example.org/api/v1/clients/1/', 0, 39);
+    expect(shapes.read('https://m.example.org/api/v1/clients/98765/', 0, 43)).toBe(first);
+    for (const other of ['https://m.example.org/api/v1/clients/', 'https://m.example.org/api/v1/clients/012/', 'https://m.example.org/api/v1/clients/x/', 'https://m.example.org/api/v1/clients/1/\\u003f', 'https://m.example.org/api/v1/clients/1/"', 'https://elsewhere.example.org/api/v1/clients/1/', 'https://m.example.org/api/v1/clients/?page=2']) {
+      expect(read(other), other).toBeUndefined();
+    }
+    // Part of a text: the link ends where the caller says, though the text goes on.
+    const text = 'x"https://m.example.org/api/v1/clients/5/?format=json","y"';
+    expect(shapes.read(text, 2, text.indexOf('"', 2))?.suffix).toBe('/?format=json');
+    expect(shapes.read(text, 2, 20)).toBeUndefined();
+
+    // A result's url, when its id is the one the url names.
+    const result = (id: string, url: string) => `{"id":${id},"url":"${url}","name":"A"}`;
+    expect(shapes.readResult(result('12', 'https://m.example.org/api/v1/clients/12/?format=api'))?.suffix).toBe('/?format=api');
+    expect(shapes.id).toBe(12);
+    for (const other of [result('13', 'https://m.example.org/api/v1/clients/12/'), result('012', 'https://m.example.org/api/v1/clients/12/'), result('"12"', 'https://m.example.org/api/v1/clients/12/'), '{"url":"https://m.example.org/api/v1/clients/12/","id":12}', ' {"id":12,"url":"https://m.example.org/api/v1/clients/12/"}', '{"id":12,"url":"https://m.example.org/api/v1/clients/12/']) {
+      expect(shapes.readResult(other), other).toBeUndefined();
+    }
+
+    // Shapes are few in a build: past sixteen per route, a new suffix is read as no shape (the caller parses).
+    const many = new LinkShapes(['https://m.example.org/api/v1/clients/']);
+    for (let i = 0; i < 16; i++) expect(many.read(`https://m.example.org/api/v1/clients/1/?v=${i}`, 0, 42 + String(i).length)).toBeDefined();
+    expect(many.read('https://m.example.org/api/v1/clients/1/?v=16', 0, 44)).toBeUndefined();
+    expect(many.read('https://m.example.org/api/v1/clients/2/?v=3', 0, 43)?.suffix).toBe('/?v=3');
+  });
+});
+
 describe('the check made while writing', () => {
   const temp = tempFolder();
   const out = path.join(temp.path, 'out');

@@ -6,6 +6,8 @@ import type { PageParts } from '../render/bodies.ts';
 import type { SiteUnit } from '../render/site-files.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { IdSet, type IdWords } from './id-set.ts';
+import { LinkShapes } from './link-shapes.ts';
+import { readHead } from './page-head.ts';
 import { RECORD_FILE, groupOf } from './link-tracker.ts';
 import { checkEnvelope, checkPage, checkRecord, followResultLinks, listOf, listShape, parse, type Follow, type ListOfPage, type Page } from './page-rules.ts';
 
@@ -36,10 +38,8 @@ export class BuildVerifier {
   private links = 0;
   private readonly written = new Map<string, IdSet>();
   private readonly linked = new Map<string, IdSet>();
-  /** Record links already resolved, by the shape of their URL (route and query), as ids. */
-  private readonly resolved = new Map<string, { group: string; ids: IdSet }>();
-  /** Results of pages already parsed and their links followed, by the shape of their `url`, as ids. */
-  private readonly verifiedResults = new Map<string, IdSet>();
+  /** Record links by shape: which ids were resolved through the map, and which results were parsed and followed. */
+  private readonly linkShapes: LinkShapes;
   /** Pages written per folder in the unit under way, and the count the first of them gave. */
   private pagesIn = new Map<string, { pages: number; count: number | undefined }>();
   /** The unit under way, when the caller says (`startUnit`): its lists are then checked value by value. */
@@ -48,15 +48,13 @@ export class BuildVerifier {
   private openValue: string | undefined;
   private doneValues: string[] = [];
   private readonly filteredValues: VerifiedFacts['filteredValues'] = [];
-  /** The beginning of every record link, per route: `https://base/api/v1/clients/`. */
-  private readonly recordPrefixes: string[];
   private readonly follow: Follow;
 
   constructor(
     private readonly map: RewriteMap,
     private readonly problemLimit = 50,
   ) {
-    this.recordPrefixes = [CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX].map((prefix) => `${map.baseUrl}${prefix}`);
+    this.linkShapes = new LinkShapes([CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX].map((prefix) => `${map.baseUrl}${prefix}`));
     this.follow = (from, field, link, reaches = true) => this.followLink(from, field, link, reaches);
   }
 
@@ -111,16 +109,13 @@ export class BuildVerifier {
    * renderer), so there it is only counted. Returns the page's count.
    */
   private verifyParts(file: string, page: PageParts, of: ListOfPage): number | undefined {
-    const envelope = parse<Page>(file, `${page.head}]}`, this.problem);
+    const envelope = readHead(page.head) ?? this.parseHead(file, page.head);
     if (envelope === undefined) return undefined;
-    // The `[` the head ends with must open `results` itself: the keys in the contract's order, results last.
-    if (Object.keys(envelope ?? {}).join() !== 'count,next,previous,results' || !Array.isArray(envelope.results) || !page.head.endsWith('"results":[')) {
-      return void this.problem(`${file}: the page's keys are not count, next, previous and results`);
-    }
     if (!checkEnvelope(file, envelope, page.results.length, this.map, this.follow, this.problem, of)) return undefined;
+    const shapes = this.linkShapes;
     for (const result of page.results) {
-      const seen = this.resultShape(result);
-      if (seen !== undefined && this.verifiedResults.get(seen.key)?.has(seen.id)) {
+      const seen = shapes.readResult(result);
+      if (seen !== undefined && seen.verified.has(shapes.id)) {
         this.links += 2;
         continue;
       }
@@ -128,29 +123,22 @@ export class BuildVerifier {
       if (client === undefined) continue;
       const found = this.found;
       followResultLinks(file, client, this.follow);
-      const shape = typeof client?.url === 'string' ? this.recordShape(client.url) : undefined;
-      if (this.found === found && shape !== undefined && shape.id === client?.id) {
-        let ids = this.verifiedResults.get(shape.key);
-        if (ids === undefined) this.verifiedResults.set(shape.key, (ids = new IdSet()));
-        ids.add(shape.id);
-      }
+      const url = client?.url;
+      const shape = typeof url === 'string' ? shapes.read(url, 0, url.length) : undefined;
+      if (this.found === found && shape !== undefined && shapes.id === client?.id) shape.verified.add(shapes.id);
     }
     return envelope.count;
   }
 
-  /**
-   * The shape of a result's `url` and its id, read off the result's first bytes, `{"id":7,"url":"…"`,
-   * without parsing it; undefined when they are not in that form (then it is parsed).
-   */
-  private resultShape(result: string): { key: string; id: number } | undefined {
-    if (!result.startsWith('{"id":')) return undefined;
-    const urlAt = result.indexOf(',"url":"', 6);
-    if (urlAt < 0) return undefined;
-    const end = result.indexOf('"', urlAt + 8);
-    const url = result.slice(urlAt + 8, end);
-    if (end < 0 || url.includes('\\')) return undefined;
-    const shape = this.recordShape(url);
-    return shape !== undefined && String(shape.id) === result.slice(6, urlAt) ? shape : undefined;
+  /** A page's head that `readHead` could not read: parsed with its results closed (`]}`), and held to the contract's keys. */
+  private parseHead(file: string, head: string): Omit<Page, 'results'> | undefined {
+    const envelope = parse<Page>(file, `${head}]}`, this.problem);
+    if (envelope === undefined) return undefined;
+    // The `[` the head ends with must open `results` itself: the keys in the contract's order, results last.
+    if (Object.keys(envelope ?? {}).join() !== 'count,next,previous,results' || !Array.isArray(envelope.results) || !head.endsWith('"results":[')) {
+      return void this.problem(`${file}: the page's keys are not count, next, previous and results`);
+    }
+    return envelope;
   }
 
   /**
@@ -247,10 +235,10 @@ export class BuildVerifier {
   private followLink(from: string, field: string, link: unknown, reaches: boolean): string | undefined {
     this.links++;
     if (typeof link !== 'string') return void this.problem(`${from}: ${field} is missing`);
-    const shape = this.recordShape(link);
-    const known = shape === undefined ? undefined : this.resolved.get(shape.key);
+    const shape = this.linkShapes.read(link, 0, link.length);
+    const linkId = this.linkShapes.id;
     // Resolved before by a link that reaches it, so already among the linked ids (which only grow).
-    if (known !== undefined && known.ids.has(shape!.id)) return known.group.replace('*', String(shape!.id));
+    if (shape?.group !== undefined && shape.resolved.has(linkId)) return shape.group.replace('*', String(linkId));
     if (!link.startsWith(`${this.map.baseUrl}/`)) return void this.problem(`${from}: ${field} ${link} is not under the base URL ${this.map.baseUrl}`);
     const answer = resolveRequest(this.map, 'GET', link.slice(this.map.baseUrl.length));
     if (answer.kind !== 'file') return void this.problem(`${from}: ${field} ${link} answers ${answer.status}, not a file`);
@@ -262,30 +250,12 @@ export class BuildVerifier {
       const id = Number(record[2]);
       this.group(this.linked, group).add(id);
       // The same URL again will name the same file: remember that this one was resolved.
-      if (shape !== undefined && id === shape.id) {
-        let entry = known;
-        if (entry === undefined) this.resolved.set(shape.key, (entry = { group, ids: new IdSet() }));
-        if (entry.group === group) entry.ids.add(id);
+      if (shape !== undefined && id === linkId) {
+        shape.group ??= group;
+        if (shape.group === group) shape.resolved.add(id);
       }
     }
     return answer.file;
-  }
-
-  /**
-   * A record link taken apart without a regular expression (it runs for every result of every
-   * page): its route and what follows the id make its key, `1/?format=api`; undefined for any other link.
-   */
-  private recordShape(link: string): { key: string; id: number } | undefined {
-    for (let route = 0; route < this.recordPrefixes.length; route++) {
-      const prefix = this.recordPrefixes[route]!;
-      if (!link.startsWith(prefix)) continue;
-      let end = prefix.length;
-      let id = 0;
-      for (let code = link.charCodeAt(end); code >= 48 && code <= 57 && end - prefix.length < 15; code = link.charCodeAt(++end)) id = id * 10 + code - 48;
-      if (end === prefix.length || link.charCodeAt(prefix.length) === 48) return undefined;
-      return { key: `${route}${link.slice(end)}`, id };
-    }
-    return undefined;
   }
 
   private group(sets: Map<string, IdSet>, group: string): IdSet {
