@@ -102,9 +102,9 @@ export class BuildVerifier {
   }
 
   /**
-   * A page whose body is its parts assembled: the head is parsed with the array of results closed
-   * (`]}`) and held to the page's rules; it ends in the `[` that opens the results, so the page is JSON
-   * when each result is. A result is parsed and its links followed the first time this thread meets its
+   * A page whose body is its parts assembled: the head is read (`readHead`, or parsed with the array
+   * of results closed, `]}`) and held to the page's rules; it ends in the `[` that opens the results,
+   * so the page is JSON when each result is. A result is parsed and its links followed the first time this thread meets its
    * client in this format; later pages have the same bytes for it (the same store row through the same
    * renderer), so there it is only counted. Returns the page's count.
    */
