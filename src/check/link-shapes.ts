@@ -1,4 +1,5 @@
 import { IdSet } from './id-set.ts';
+import { BACKSLASH, QUOTE, ZERO, digitsEnd, digitsValue, isJsonWholeNumber } from './text-scan.ts';
 
 /**
  * The shape of a record link: its route (the URL up to the id, `https://base/api/v1/clients/`) and
@@ -18,10 +19,6 @@ export interface LinkShape {
 
 /** A route's shapes are few (one per format); a text with more is no build's, and is parsed each time. */
 const MOST_SHAPES_PER_ROUTE = 16;
-const QUOTE = 34;
-const BACKSLASH = 92;
-const ZERO = 48;
-const NINE = 57;
 
 /**
  * Reads record links where they lie in a text, without slicing them out: it runs for every result of
@@ -31,8 +28,6 @@ export class LinkShapes {
   /** The id of the link that `read` or `readResult` last found. */
   id = 0;
   private readonly shapes: LinkShape[][];
-  /** The value of the digits `digitsEnd` last read. */
-  private digits = 0;
 
   /** `prefixes`: per route, the URL up to the id. */
   constructor(private readonly prefixes: readonly string[]) {
@@ -48,9 +43,10 @@ export class LinkShapes {
       const prefix = this.prefixes[route]!;
       const idAt = from + prefix.length;
       if (idAt > end || !text.startsWith(prefix, from)) continue;
-      const idEnd = this.digitsEnd(text, idAt, end);
+      const idEnd = digitsEnd(text, idAt, end);
+      // A record's id has no leading zero, and is never 0.
       if (idEnd === idAt || text.charCodeAt(idAt) === ZERO) return undefined;
-      this.id = this.digits;
+      this.id = digitsValue(text, idAt, idEnd);
       return this.shapeOf(route, text, idEnd, end);
     }
     return undefined;
@@ -62,27 +58,14 @@ export class LinkShapes {
    */
   readResult(result: string): LinkShape | undefined {
     if (!result.startsWith('{"id":')) return undefined;
-    const idEnd = this.digitsEnd(result, 6, result.length);
-    if (idEnd === 6 || (result.charCodeAt(6) === ZERO && idEnd > 7) || !result.startsWith(',"url":"', idEnd)) return undefined;
-    const id = this.digits;
+    const idEnd = digitsEnd(result, 6, result.length);
+    if (!isJsonWholeNumber(result, 6, idEnd) || !result.startsWith(',"url":"', idEnd)) return undefined;
+    const id = digitsValue(result, 6, idEnd);
     const urlAt = idEnd + 8;
     const urlEnd = result.indexOf('"', urlAt);
     if (urlEnd < 0) return undefined;
     const shape = this.read(result, urlAt, urlEnd);
     return shape !== undefined && this.id === id ? shape : undefined;
-  }
-
-  /** Where the digits from `from` end, at most 15 of them (so their value is exact); their value in `digits`. */
-  private digitsEnd(text: string, from: number, end: number): number {
-    let at = from;
-    let value = 0;
-    for (; at < end && at - from < 15; at++) {
-      const code = text.charCodeAt(at);
-      if (code < ZERO || code > NINE) break;
-      value = value * 10 + code - ZERO;
-    }
-    this.digits = value;
-    return at;
   }
 
   /** The shape whose suffix is `text[from, end)`: compared with the known ones, a new one made only when none is. */

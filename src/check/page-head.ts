@@ -1,9 +1,5 @@
 import type { Page } from './page-rules.ts';
-
-const QUOTE = 34;
-const BACKSLASH = 92;
-const ZERO = 48;
-const NINE = 57;
+import { BACKSLASH, QUOTE, digitsEnd, digitsValue, isJsonWholeNumber } from './text-scan.ts';
 
 /**
  * A page's head, `{"count":N,"next":L,"previous":L,"results":[`, read without `JSON.parse` when it has
@@ -14,16 +10,9 @@ const NINE = 57;
  */
 export function readHead(head: string): Omit<Page, 'results'> | undefined {
   if (!head.startsWith('{"count":')) return undefined;
-  let at = 9;
-  let count = 0;
-  const countAt = at;
-  for (; at < head.length && at - countAt < 15; at++) {
-    const code = head.charCodeAt(at);
-    if (code < ZERO || code > NINE) break;
-    count = count * 10 + code - ZERO;
-  }
-  // JSON has no leading zeros: `0` alone, or a number that does not start with one.
-  if (at === countAt || (head.charCodeAt(countAt) === ZERO && at > countAt + 1)) return undefined;
+  const at = digitsEnd(head, 9, head.length);
+  if (!isJsonWholeNumber(head, 9, at)) return undefined;
+  const count = digitsValue(head, 9, at);
   if (!head.startsWith(',"next":', at)) return undefined;
   const next = readLink(head, at + 8);
   if (next === undefined || !head.startsWith(',"previous":', next.end)) return undefined;
