@@ -1,12 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from '../src/build.ts';
 import { BuildVerifier, joinVerifiedFacts } from '../src/check/build-verifier.ts';
 import { IdSet } from '../src/check/id-set.ts';
 import { LinkShapes } from '../src/check/link-shapes.ts';
 import { readHead } from '../src/check/page-head.ts';
-import { assemblePage } from '../src/render/bodies.ts';
+import { sharedVerifiedResults } from '../src/check/verified-results.ts';
+import { assemblePage, recordLinkSuffix } from '../src/render/bodies.ts';
 import { resolveBuildOptions } from '../src/config.ts';
 import { MAP_FILE, type RewriteMap } from '../src/plan/rewrite-map.ts';
 import { readManifest } from '../src/write/manifest.ts';
@@ -207,6 +208,52 @@ describe('the check made while writing', () => {
     const other = new BuildVerifier(map);
     other.verify(page, '{"count":61,"next":null', { head, results });
     expect(other.facts().problems).toEqual([expect.stringMatching(/ordering=-id\/index\.json: not JSON/)]);
+  });
+
+  it('shares the results one thread verified: no other thread parses them again, nor the record files they cover', () => {
+    const map = JSON.parse(readFileSync(path.join(out, MAP_FILE), 'utf8')) as RewriteMap;
+    const files = readFileSync(path.join(out, '_build/manifest.tsv'), 'utf8').split('\n').slice(1, -1).map((line) => line.split('\t')[0]!);
+    const pages = files.filter((file) => /\.json$/.test(file) && !/\/[0-9]+\//.test(file) && file.startsWith('api/')).map((file) => ({ file, ...partsOf(file) }));
+    const records = files.filter((file) => /^api\/v1\/(clients|registrants)\/[0-9]+\//.test(file)).map((file) => ({ file, body: readFileSync(path.join(out, file), 'utf8') }));
+    expect(records).toHaveLength((60 + 4) * 3);
+    const suffixes = options().formats.map(recordLinkSuffix);
+    expect(suffixes).toEqual(['/', '/?format=api', '/?format=json']);
+    // Ids too sparse for a slot each: every thread keeps its own.
+    expect(sharedVerifiedResults(suffixes, 2, 1_106_952_112)).toBeUndefined();
+
+    /** Two threads' verifiers, sharing or not, each given every page; then the record files, to the first. */
+    const run = (shared: boolean) => {
+      const results = shared ? sharedVerifiedResults(suffixes, 60, 60) : undefined;
+      const [first, second] = [new BuildVerifier(map, 50, results), new BuildVerifier(map, 50, results)];
+      for (const { file, body, head, results: parts } of pages) first.verify(file, body, { head, results: parts });
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        for (const { file, body, head, results: parts } of pages) second.verify(file, body, { head, results: parts });
+        const parsedByPages = parse.mock.calls.length;
+        for (const { file, body } of records) first.verify(file, body);
+        return { first, second, parsedByPages, parsedByRecords: parse.mock.calls.length - parsedByPages };
+      } finally {
+        parse.mockRestore();
+      }
+    };
+    const alone = run(false);
+    const together = run(true);
+    expect([alone.parsedByPages, alone.parsedByRecords]).toEqual([60 * 3, (60 + 4) * 3]);
+    // Only the registrants' record files are parsed: their bodies are inside the clients', not whole.
+    expect([together.parsedByPages, together.parsedByRecords]).toEqual([0, 4 * 3]);
+    // The second thread followed no record link: the first did, for both.
+    expect(together.second.facts().linked).toEqual([]);
+    for (const { first, second } of [alone, together]) {
+      for (const verifier of [first, second]) verifier.endUnit({ kind: 'list', ordering: '' });
+    }
+    const joined = (run: typeof alone) => joinVerifiedFacts(map, [run.first.facts(), run.second.facts()]);
+    expect(joined(together)).toEqual(joined(alone));
+    expect(joined(together).problems).toEqual([]);
+
+    // A record file whose text is not the verified result's (another length) is parsed, and its fault found.
+    const { file, body } = records.find((record) => record.file === 'api/v1/clients/7/format=api.json')!;
+    together.first.verify(file, body.slice(0, -1));
+    expect(together.first.facts().problems).toEqual([expect.stringMatching(/clients\/7\/format=api\.json: not JSON/)]);
   });
 
   it('checks a filtered unit value by value, each when the next begins', () => {

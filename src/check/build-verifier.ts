@@ -6,10 +6,14 @@ import type { PageParts } from '../render/bodies.ts';
 import type { SiteUnit } from '../render/site-files.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { IdSet, type IdWords } from './id-set.ts';
-import { LinkShapes } from './link-shapes.ts';
+import { LinkShapes, type LinkShape } from './link-shapes.ts';
 import { readHead } from './page-head.ts';
 import { RECORD_FILE, groupOf } from './link-tracker.ts';
+import { VerifiedResults, type SharedVerifiedResults } from './verified-results.ts';
 import { checkEnvelope, checkPage, checkRecord, followResultLinks, listOf, listShape, parse, type Follow, type ListOfPage, type Page } from './page-rules.ts';
+
+/** The route of client links among `LinkShapes`' prefixes (the registrants' is 1). */
+const CLIENT_ROUTE = 0;
 
 /** What one render thread verified, for the build to join with the other threads' findings. */
 export interface VerifiedFacts {
@@ -50,11 +54,14 @@ export class BuildVerifier {
   private readonly filteredValues: VerifiedFacts['filteredValues'] = [];
   private readonly follow: Follow;
 
+  /** `shared`: the client results verified by every render thread (one array per format), when the build shares them. */
   constructor(
     private readonly map: RewriteMap,
     private readonly problemLimit = 50,
+    shared?: SharedVerifiedResults,
   ) {
-    this.linkShapes = new LinkShapes([CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX].map((prefix) => `${map.baseUrl}${prefix}`));
+    const expected = (shared?.suffixes ?? []).map((suffix, i) => ({ route: CLIENT_ROUTE, suffix, verified: new VerifiedResults(new Int32Array(shared!.buffers[i]!)) }));
+    this.linkShapes = new LinkShapes([CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX].map((prefix) => `${map.baseUrl}${prefix}`), expected);
     this.follow = (from, field, link, reaches = true) => this.followLink(from, field, link, reaches);
   }
 
@@ -73,7 +80,7 @@ export class BuildVerifier {
     const record = RECORD_FILE.exec(file);
     if (record !== null) {
       this.group(this.written, groupOf(record)).add(Number(record[2]));
-      checkRecord(file, body, this.follow, this.problem);
+      if (!this.isVerifiedRecord(file, body)) checkRecord(file, body, this.follow, this.problem);
       return;
     }
     this.verifyListPage(file, (of) => (page !== undefined && isAssembly(body, page) ? this.verifyParts(file, page, of) : checkPage(file, body, this.map, this.follow, this.problem)));
@@ -115,7 +122,7 @@ export class BuildVerifier {
     const shapes = this.linkShapes;
     for (const result of page.results) {
       const seen = shapes.readResult(result);
-      if (seen !== undefined && seen.verified.has(shapes.id)) {
+      if (seen !== undefined && seen.verified.lengthOf(shapes.id) !== 0) {
         this.links += 2;
         continue;
       }
@@ -125,9 +132,24 @@ export class BuildVerifier {
       followResultLinks(file, client, this.follow);
       const url = client?.url;
       const shape = typeof url === 'string' ? shapes.read(url, 0, url.length) : undefined;
-      if (this.found === found && shape !== undefined && shapes.id === client?.id) shape.verified.add(shapes.id);
+      if (this.found === found && shape !== undefined && shapes.id === client?.id) shape.verified.add(shapes.id, result.length);
     }
     return envelope.count;
+  }
+
+  /**
+   * A client's record file whose text is a result some thread verified: its first bytes name the
+   * same link (`readResult`), it is as long, and that link resolves here to this very file. It is then
+   * the same bytes (the same store row through the same renderer, `clientBody`), and its two links
+   * were followed with the result's; they are only counted.
+   */
+  private isVerifiedRecord(file: string, body: string): boolean {
+    const shapes = this.linkShapes;
+    const shape: LinkShape | undefined = shapes.readResult(body);
+    if (shape === undefined || shape.route !== CLIENT_ROUTE || shape.group === undefined) return false;
+    if (shape.verified.lengthOf(shapes.id) !== body.length || shape.group.replace('*', String(shapes.id)) !== file) return false;
+    this.links += 2;
+    return true;
   }
 
   /** A page's head that `readHead` could not read: parsed with its results closed (`]}`), and held to the contract's keys. */

@@ -1,4 +1,5 @@
 import { IdSet } from './id-set.ts';
+import { VerifiedResults } from './verified-results.ts';
 import { BACKSLASH, QUOTE, ZERO, digitsEnd, digitsValue, isJsonWholeNumber } from './text-scan.ts';
 
 /**
@@ -13,8 +14,15 @@ export interface LinkShape {
   group: string | undefined;
   /** Ids whose link of this shape was resolved through the map to a file of `group`. */
   readonly resolved: IdSet;
-  /** Ids whose result of this shape was parsed and had its links followed without a problem. */
-  readonly verified: IdSet;
+  /** Ids whose result of this shape was parsed and had its links followed without a problem (by any thread, for a shape given in advance). */
+  readonly verified: VerifiedResults;
+}
+
+/** A shape known before any link is read (a format's), with results verified by every render thread. */
+export interface ExpectedShape {
+  route: number;
+  suffix: string;
+  verified: VerifiedResults;
 }
 
 /** A route's shapes are few (one per format); a text with more is no build's, and is parsed each time. */
@@ -30,8 +38,13 @@ export class LinkShapes {
   private readonly shapes: LinkShape[][];
 
   /** `prefixes`: per route, the URL up to the id. */
-  constructor(private readonly prefixes: readonly string[]) {
-    this.shapes = prefixes.map(() => []);
+  constructor(
+    private readonly prefixes: readonly string[],
+    expected: readonly ExpectedShape[] = [],
+  ) {
+    this.shapes = prefixes.map((_, route) =>
+      expected.filter((shape) => shape.route === route).map(({ suffix, verified }) => ({ route, suffix, group: undefined, resolved: new IdSet(), verified })),
+    );
   }
 
   /**
@@ -80,7 +93,7 @@ export class LinkShapes {
       const code = text.charCodeAt(at);
       if (code === BACKSLASH || code === QUOTE) return undefined;
     }
-    const shape: LinkShape = { route, suffix: text.slice(from, end), group: undefined, resolved: new IdSet(), verified: new IdSet() };
+    const shape: LinkShape = { route, suffix: text.slice(from, end), group: undefined, resolved: new IdSet(), verified: new VerifiedResults() };
     shapes.push(shape);
     return shape;
   }

@@ -2,6 +2,8 @@ import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'nod
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { joinVerifiedFacts } from '../check/build-verifier.ts';
+import { sharedVerifiedResults } from '../check/verified-results.ts';
+import { recordLinkSuffix } from '../render/bodies.ts';
 import { RecordStore } from '../store/record-store.ts';
 import { BUILD_FOLDER, CHANGED_FILE, MANIFEST_FILE, MANIFEST_HEADER, REMOVED_FILE } from '../write/manifest.ts';
 import { LineWriter, type WriteStats } from '../write/thread-writer.ts';
@@ -41,9 +43,13 @@ export interface ProduceResult extends WriteStats {
  */
 export async function produceSite(options: ProduceOptions): Promise<ProduceResult> {
   mkdirSync(path.join(options.root, BUILD_FOLDER), { recursive: true });
-  const previousRows = options.previousDir === undefined ? 0 : withStore(options.storeFile, (store) => store.previousFileCount());
+  const { previousRows, ids } = withStore(options.storeFile, (store) => ({
+    previousRows: options.previousDir === undefined ? 0 : store.previousFileCount(),
+    ids: store.clientIds(),
+  }));
   const shared = new SharedArrayBuffer(SHARED.size * 4);
   const previousMet = new SharedArrayBuffer(4 * (Math.floor(previousRows / 32) + 1));
+  const verifiedResults = options.verify ? sharedVerifiedResults(options.formats.map(recordLinkSuffix), ids.count, ids.largest) : undefined;
   const threads = Array.from({ length: options.threads }, () => {
     const settings: ThreadSettings = {
       storeFile: options.storeFile,
@@ -56,6 +62,7 @@ export async function produceSite(options: ProduceOptions): Promise<ProduceResul
       shared,
       previousMet,
       verify: options.verify,
+      verifiedResults,
       problemLimit: options.problemLimit ?? 50,
       faults: options.faults ?? [],
     };

@@ -27,7 +27,7 @@ function run(): ThreadMessage {
     store,
     previous: settings.previousDir === undefined ? undefined : store.previousFiles(),
     writer: new ThreadWriter(settings.root, settings.previousDir, withFaults(nodeThreadIO, settings.faults)),
-    verifier: settings.verify ? new BuildVerifier(settings.map, settings.problemLimit) : undefined,
+    verifier: settings.verify ? new BuildVerifier(settings.map, settings.problemLimit, settings.verifiedResults) : undefined,
     bodyFaults: new Map(settings.faults.flatMap((fault) => ('file' in fault ? [[fault.file, fault] as const] : []))),
     bodies: new BodyBytes(),
     files: 0,

@@ -1,5 +1,6 @@
 import type { Format } from '../contract.ts';
 import type { VerifiedFacts } from '../check/build-verifier.ts';
+import type { SharedVerifiedResults } from '../check/verified-results.ts';
 import type { RewriteMap } from '../plan/rewrite-map.ts';
 import type { SiteUnit } from '../render/site-files.ts';
 import type { ThreadIO, WriteStats } from '../write/thread-writer.ts';
@@ -21,6 +22,8 @@ export interface ThreadSettings {
   /** One bit per file of the previous build, set by the thread that met it. */
   previousMet: SharedArrayBuffer;
   verify: boolean;
+  /** The client results some thread verified, per format: no other thread parses them again. */
+  verifiedResults: SharedVerifiedResults | undefined;
   problemLimit: number;
   faults: BuildFault[];
 }

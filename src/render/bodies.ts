@@ -40,6 +40,11 @@ export function pageBody(count: number, next: string, previous: string, results:
   return assemblePage(pageParts(count, next, previous, results));
 }
 
+/** What follows the id in a record's `url` in a format (`clientBody`, `registrantBody`): `/`, `/?format=api`. */
+export function recordLinkSuffix(format: string): string {
+  return `/${formatSuffix(format)}`;
+}
+
 /** The `url` suffix for a format: no query string without one. */
 export function formatSuffix(format: string): string {
   return format === '' ? '' : `?format=${format}`;

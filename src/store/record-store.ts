@@ -140,6 +140,11 @@ export class RecordStore {
     yield* clientsOf(this.db.prepare(sql), from ?? Number.MIN_SAFE_INTEGER, to ?? Number.MAX_SAFE_INTEGER);
   }
 
+  /** How many clients there are, and the largest id among them (0 when none). */
+  clientIds(): { count: number; largest: number } {
+    return this.db.prepare('SELECT count(*) AS count, coalesce(max(id), 0) AS largest FROM clients').get() as { count: number; largest: number };
+  }
+
   /**
    * Ids that cut the clients, in id order, into `parts` ranges of about the same size (fewer bounds
    * when there are fewer clients). Read off the registrant index, far smaller than the table.
