@@ -126,6 +126,21 @@ describe('duplicates', () => {
     expect(store.counts()).toMatchObject({ registrants: 1, conflictedRegistrants: 1 });
   });
 
+  it('a registrant repeated among differing copies: each copy counts, the latest wins, a tie goes to the later', () => {
+    const [earlier, later] = ['2025-01-01T10:00:00.000000-05:00', '2025-02-01T10:00:00.000000-05:00'];
+    load([
+      clientRecord(1, {}, { name: 'A', dt_updated: later }),
+      clientRecord(2, {}, { name: 'A', dt_updated: later }),
+      clientRecord(3, {}, { name: 'B', dt_updated: earlier }),
+      clientRecord(4, {}, { name: 'A', dt_updated: later }),
+      clientRecord(5, {}, { name: 'C', dt_updated: later }),
+      clientRecord(6, {}, { name: 'C', dt_updated: later }),
+    ]);
+    const names = [...store.clientsInOrder('')].map((client) => /"name":"([^"]+)"/.exec(client.registrantFields)![1]);
+    expect(names).toEqual(['C', 'C', 'C', 'C', 'C', 'C']);
+    expect(store.counts()).toMatchObject({ registrants: 1, conflictedRegistrants: 1 });
+  });
+
   it('identical copies of a registrant are no conflict', () => {
     load([clientRecord(1), clientRecord(2)]);
     expect(store.counts()).toMatchObject({ registrants: 1, conflictedRegistrants: 0 });
