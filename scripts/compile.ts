@@ -15,8 +15,8 @@ const LIB = path.join(ROOT, 'lib');
 
 /**
  * What src/ reads at run time relative to its own module (`new URL('./...', import.meta.url)`) and
- * tsc does not emit: the host programs of scripts/generate-host-programs.ts. (The render thread's
- * start-worker.mjs is for the TypeScript sources only; compiled, produce-worker.js starts directly.)
+ * tsc does not emit: the host programs of scripts/generate-host-programs.ts. (start-worker.mjs is for
+ * the TypeScript sources only: compiled, a worker thread's .js module starts directly, worker-thread.ts.)
  * The filter choice lists of src/choices/ too.
  */
 const RUNTIME_FILES = ['hosts/**/*.generated.js', 'choices/*.json'];

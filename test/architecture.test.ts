@@ -23,7 +23,7 @@ const ALLOWED: Record<string, string[]> = {
   // The build's verifier knows the units the render threads take (render), and is run by them (produce).
   check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest', 'render'],
   config: [],
-  ingest: ['render', 'store'],
+  ingest: ['render', 'store', 'worker-thread'],
   store: [],
   // The values the state and country filters accept: the live service's lists, as data.
   choices: [],
@@ -31,13 +31,16 @@ const ALLOWED: Record<string, string[]> = {
   render: ['plan', 'store'],
   routing: ['plan'],
   // Each render thread verifies (check) and writes (write) what it renders.
-  produce: ['render', 'store', 'plan', 'check', 'write'],
+  produce: ['render', 'store', 'plan', 'check', 'write', 'worker-thread'],
   write: ['plan', 'store', 'config'],
   preview: ['routing', 'plan', 'built-folder'],
   hosts: ['plan', 'routing'],
   sync: ['config'],
   'built-folder': ['plan'],
   report: [],
+  // How a module of src/ is started as a worker thread, from the sources or compiled.
+  'worker-thread': [],
+  'start-worker': [],
   contract: [],
   errors: [],
   'json-text': [],
@@ -51,7 +54,8 @@ const PACKAGE_OWNERS: Record<string, string | string[]> = {
   'fast-glob': 'ingest',
   'p-limit': 'sync',
   'serve-handler': 'preview',
-  'tsx/esm/api': 'produce',
+  // Registered in the threads started from the TypeScript sources (worker-thread.ts).
+  'tsx/esm/api': 'start-worker',
 };
 
 /** Rooms that only compute: no file system, no network. */

@@ -2,9 +2,12 @@ import { createReadStream, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeProblem } from '../src/errors.ts';
+import { InputError, describeProblem } from '../src/errors.ts';
+import { loadRecords } from '../src/ingest/load-records.ts';
+import { ROW_BATCH } from '../src/ingest/read-client-rows.ts';
 import { lineBatches, readRecordFile, type ReadItem } from '../src/ingest/read-record-file.ts';
 import { timestampMicros, validateClient } from '../src/ingest/validate-record.ts';
+import { RecordStore } from '../src/store/record-store.ts';
 import { clientRecord, ndjson } from './support/records.ts';
 import { tempFolder } from './support/temp-folder.ts';
 
@@ -144,5 +147,62 @@ describe('validating records', () => {
     expect(timestampMicros('2025-07-24T11:34:51.894845-04:00')! - timestampMicros('2025-07-24T15:34:51.894844+00:00')!).toBe(1);
     expect(timestampMicros('2025-07-24T11:34:51-05:00')).toBeGreaterThan(timestampMicros('2025-07-24T12:34:50-04:00')!);
     expect(timestampMicros('yesterday')).toBeUndefined();
+  });
+});
+
+describe('loading records into the store (a reading thread beside the storing one)', () => {
+  const input = (name: string, records: unknown[]) => {
+    const file = path.join(temp.path, name);
+    writeFileSync(file, ndjson(records));
+    return file;
+  };
+
+  it('stores every batch in input order: a later copy replaces an earlier one batches before it', async () => {
+    const total = ROW_BATCH * 6 + 7;
+    const records = Array.from({ length: total }, (_, i) => clientRecord(i + 1));
+    records[total - 1] = clientRecord(3, { name: 'THE LATER COPY' });
+    const store = RecordStore.create(path.join(temp.path, 'store.db'));
+    const progress: number[] = [];
+    const stats = await loadRecords([input('a.ndjson', records)], store, { problemLimit: 10, cwd: temp.path, onProgress: (read) => progress.push(read) });
+    expect(stats).toEqual({ files: 1, recordsRead: total, skipped: 0, problems: [], problemsTruncated: false });
+    expect(store.counts()).toMatchObject({ clients: total - 1, replacedClients: 1 });
+    expect([...store.clientsInIdRange(3, 4)][0]!.fields).toContain('"name":"THE LATER COPY"');
+    expect(progress.at(-1)).toBe(total);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    store.destroy();
+  });
+
+  it('fails with every problem of the input, named by file and line, as reading alone does', async () => {
+    const good = input('good.ndjson', [clientRecord(1), clientRecord(2)]);
+    const bad = path.join(temp.path, 'bad.ndjson');
+    writeFileSync(bad, `${JSON.stringify(clientRecord(3))}\n{"id": 4,\n${JSON.stringify(clientRecord(5, { name: null }))}\n`);
+    const store = RecordStore.create(path.join(temp.path, 'store.db'));
+    const failure = await loadRecords([good, bad], store, { problemLimit: 10, cwd: temp.path }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(InputError);
+    expect((failure as InputError).problems.map(describeProblem)).toEqual([
+      expect.stringMatching(/^bad\.ndjson:2: malformed JSON: /),
+      'bad.ndjson:3: field "name": must be a string, got null',
+    ]);
+    // With --skip-invalid the valid ones are loaded, and the others counted.
+    const skipping = RecordStore.create(path.join(temp.path, 'skipping.db'));
+    const stats = await loadRecords([good, bad], skipping, { problemLimit: 10, cwd: temp.path, skipInvalid: true });
+    expect([stats.recordsRead, stats.skipped, skipping.counts().clients]).toEqual([5, 2, 3]);
+    store.destroy();
+    skipping.destroy();
+  });
+
+  it("stops the reading thread when the store fails, and fails with the store's error", async () => {
+    const records = Array.from({ length: ROW_BATCH * 12 }, (_, i) => clientRecord(i + 1));
+    let batches = 0;
+    const failing = {
+      transaction(work: () => void) {
+        if (++batches === 2) throw new Error('SQLITE_FULL: database or disk is full');
+        work();
+      },
+      addRegistrant() {},
+      addClient() {},
+    } as unknown as RecordStore;
+    await expect(loadRecords([input('a.ndjson', records)], failing, { problemLimit: 10 })).rejects.toThrow('SQLITE_FULL');
+    expect(batches).toBe(2);
   });
 });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILTERS, FILTER_NAMES, LIST_PATH, ORDERINGS, type Format } from '../src/contract.ts';
 import { filterChoices } from '../src/choices/filter-choices.ts';
-import { filterCodes } from '../src/ingest/load-records.ts';
+import { filterCodes } from '../src/ingest/read-client-rows.ts';
 import { validateClient } from '../src/ingest/validate-record.ts';
 import { lastPageFor } from '../src/plan/page-count.ts';
 import { createRewriteMap, type RewriteMap } from '../src/plan/rewrite-map.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FILTERS, FILTER_NAMES, ORDERINGS, type Ordering } from '../src/contract.ts';
-import { filterCodes } from '../src/ingest/load-records.ts';
+import { filterCodes } from '../src/ingest/read-client-rows.ts';
 import { validateClient } from '../src/ingest/validate-record.ts';
 import { clientFields, registrantFields } from '../src/render/record-fields.ts';
 import { RecordStore } from '../src/store/record-store.ts';

@@ -1,10 +1,10 @@
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { joinVerifiedFacts } from '../check/build-verifier.ts';
 import { sharedVerifiedResults } from '../check/verified-results.ts';
 import { recordLinkSuffix } from '../render/bodies.ts';
 import { RecordStore } from '../store/record-store.ts';
+import { startWorker } from '../worker-thread.ts';
 import { BUILD_FOLDER, CHANGED_FILE, MANIFEST_FILE, MANIFEST_HEADER, REMOVED_FILE } from '../write/manifest.ts';
 import { LineWriter, type WriteStats } from '../write/thread-writer.ts';
 import { SHARED, changedPart, manifestPart, type BuildFault, type ThreadDone, type ThreadMessage, type ThreadSettings } from './thread-settings.ts';
@@ -14,7 +14,6 @@ import { SHARED, changedPart, manifestPart, type BuildFault, type ThreadDone, ty
  * file. Run from the TypeScript (tsx in a checkout, vitest), start-worker.mjs, which registers tsx
  * first: a worker thread does not inherit its parent's loader.
  */
-const WORKER_PROGRAM = import.meta.url.endsWith('.ts') ? new URL('./start-worker.mjs', import.meta.url) : new URL('./produce-worker.js', import.meta.url);
 
 export interface ProduceOptions extends Pick<ThreadSettings, 'storeFile' | 'map' | 'units' | 'formats' | 'extraFiles' | 'root' | 'previousDir' | 'verify'> {
   /** Render threads to run: one per core. */
@@ -122,7 +121,7 @@ export async function produceSite(options: ProduceOptions): Promise<ProduceResul
 function runThread(settings: ThreadSettings): Promise<ThreadDone> {
   return new Promise((resolve, reject) => {
     // A thread keeps little alive (one page, its sets of ids); without a cap V8 lets garbage grow its heap.
-    const worker = new Worker(WORKER_PROGRAM, { workerData: settings, resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 } });
+    const worker = startWorker(new URL('./produce-worker', import.meta.url), { workerData: settings, resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 } });
     let message: ThreadMessage | undefined;
     worker.on('message', (received: ThreadMessage) => (message = received));
     worker.on('error', reject);
