@@ -1,4 +1,4 @@
-import { createReadStream, writeFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -189,6 +189,14 @@ describe('loading records into the store (a reading thread beside the storing on
     expect([stats.recordsRead, stats.skipped, skipping.counts().clients]).toEqual([5, 2, 3]);
     store.destroy();
     skipping.destroy();
+  });
+
+  it('fails with the error of the file system, its code kept, when an input cannot be read', async () => {
+    const folder = path.join(temp.path, 'a-folder.ndjson');
+    mkdirSync(folder);
+    const store = RecordStore.create(path.join(temp.path, 'store.db'));
+    await expect(loadRecords([folder], store, { problemLimit: 10 })).rejects.toMatchObject({ code: 'EISDIR' });
+    store.destroy();
   });
 
   it("stops the reading thread when the store fails, and fails with the store's error", async () => {

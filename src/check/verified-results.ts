@@ -41,7 +41,7 @@ export interface SharedVerifiedResults {
   buffers: SharedArrayBuffer[];
 }
 
-/** At most this many slots per client (and 64 KiB more): dense ids, as every registry's are, cost 4 bytes a client. */
+/** Shared only with at most this many slots per client, 16,384 more (64 KiB): dense ids, as every registry's are, cost 4 bytes a client. */
 const SLOTS_PER_CLIENT = 16;
 
 export function sharedVerifiedResults(suffixes: readonly string[], clients: number, largestId: number): SharedVerifiedResults | undefined {

@@ -24,7 +24,7 @@ export type LoadMessage =
   | { kind: 'progress'; recordsRead: number; file: string; fileNumber: number }
   | { kind: 'done'; stats: LoadStats }
   | { kind: 'invalid'; problems: InputProblem[]; truncated: boolean }
-  | { kind: 'failed'; message: string; stack?: string };
+  | { kind: 'failed'; message: string; stack?: string; code?: string };
 
 /**
  * Loads every input record into the store, on two cores: a reading thread (load-worker.ts) reads,
@@ -66,7 +66,8 @@ export function loadRecords(files: readonly string[], store: RecordStore, option
       if (failure !== undefined) reject(failure);
       else if (ended?.kind === 'done') resolve(ended.stats);
       else if (ended?.kind === 'invalid') reject(new InputError(ended.problems, ended.truncated));
-      else if (ended?.kind === 'failed') reject(Object.assign(new Error(ended.message), { stack: ended.stack }));
+      // An error of the file system keeps its code (ENOENT, EACCES) for the caller.
+      else if (ended?.kind === 'failed') reject(Object.assign(new Error(ended.message), { stack: ended.stack, code: ended.code }));
       else reject(new Error(`the reading thread stopped with exit code ${code}`));
     });
   });

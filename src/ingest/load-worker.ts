@@ -30,5 +30,5 @@ try {
   post({ kind: 'done', stats });
 } catch (error) {
   if (error instanceof InputError) post({ kind: 'invalid', problems: [...error.problems], truncated: error.truncated });
-  else post({ kind: 'failed', message: (error as Error).message, stack: (error as Error).stack });
+  else post({ kind: 'failed', message: (error as Error).message, stack: (error as Error).stack, code: (error as NodeJS.ErrnoException).code });
 }

@@ -9,12 +9,6 @@ import { BUILD_FOLDER, CHANGED_FILE, MANIFEST_FILE, MANIFEST_HEADER, REMOVED_FIL
 import { LineWriter, type WriteStats } from '../write/thread-writer.ts';
 import { SHARED, changedPart, manifestPart, type BuildFault, type ThreadDone, type ThreadMessage, type ThreadSettings } from './thread-settings.ts';
 
-/**
- * The render threads' program. Compiled (lib/, the installed package), produce-worker.js beside this
- * file. Run from the TypeScript (tsx in a checkout, vitest), start-worker.mjs, which registers tsx
- * first: a worker thread does not inherit its parent's loader.
- */
-
 export interface ProduceOptions extends Pick<ThreadSettings, 'storeFile' | 'map' | 'units' | 'formats' | 'extraFiles' | 'root' | 'previousDir' | 'verify'> {
   /** Render threads to run: one per core. */
   threads: number;
