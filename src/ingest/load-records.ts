@@ -37,7 +37,8 @@ export function loadRecords(files: readonly string[], store: RecordStore, option
   const { onProgress, ...read } = options;
   const unstored = new SharedArrayBuffer(4);
   const pending = new Int32Array(unstored);
-  const data: LoadThreadData = { files, options: { ...read, cwd: read.cwd ?? process.cwd() }, unstored };
+  // The thread shares this process's working folder: readClientRows names files relative to it.
+  const data: LoadThreadData = { files, options: read, unstored };
   const worker = startWorker(new URL('./load-worker', import.meta.url), { workerData: data });
   return new Promise((resolve, reject) => {
     let ended: LoadMessage | undefined;
