@@ -20,6 +20,11 @@ afterEach(() => {
 });
 
 function load(records: ReturnType<typeof clientRecord>[]): void {
+  add(records);
+  store.index(FILTER_NAMES);
+}
+
+function add(records: ReturnType<typeof clientRecord>[]): void {
   store.transaction(() => {
     for (const record of records) {
       const result = validateClient(record, { file: 't', line: 1 });
@@ -29,7 +34,6 @@ function load(records: ReturnType<typeof clientRecord>[]): void {
       store.addClient(client.id, client.name, client.effectiveDate, client.registrantId, clientFields(client.record), filterCodes(client.record));
     }
   });
-  store.index(FILTER_NAMES);
 }
 
 const ids = (ordering: Ordering) => [...store.clientsInOrder(ordering)].map((client) => client.id);
@@ -139,6 +143,15 @@ describe('duplicates', () => {
     const names = [...store.clientsInOrder('')].map((client) => /"name":"([^"]+)"/.exec(client.registrantFields)![1]);
     expect(names).toEqual(['C', 'C', 'C', 'C', 'C', 'C']);
     expect(store.counts()).toMatchObject({ registrants: 1, conflictedRegistrants: 1 });
+  });
+
+  it('a registrant stored after a pass over the clients is the one the next pass embeds', () => {
+    load([clientRecord(1, {}, { id: 7, name: 'FIRST', dt_updated: '2025-01-01T10:00:00.000000-05:00' }), clientRecord(2, {}, { id: 8, name: 'OTHER' })]);
+    const embedded = () => [...store.clientsInOrder('')].map((client) => [client.registrantId, /"name":"([^"]+)"/.exec(client.registrantFields)![1]]);
+    expect(embedded()).toEqual([[7, 'FIRST'], [8, 'OTHER']]);
+    add([clientRecord(3, {}, { id: 7, name: 'LATER', dt_updated: '2025-03-01T10:00:00.000000-05:00' })]);
+    expect(embedded()).toEqual([[7, 'LATER'], [8, 'OTHER'], [7, 'LATER']]);
+    expect([...store.clientsByFilter('registrant_id', '')].map((client) => client.registrantFields)).toEqual([...store.clientsInOrder('')].sort((a, b) => a.registrantId - b.registrantId).map((client) => client.registrantFields));
   });
 
   it('identical copies of a registrant are no conflict', () => {

@@ -11,6 +11,8 @@ export class RecordStore {
   private readonly insertClient: Database.Statement;
   private readonly insertRegistrant: Database.Statement;
   private readonly insertPreviousFile: Database.Statement;
+  /** `registrantsById`, once read. */
+  private registrantFields: Map<number, RegistrantFields> | undefined;
 
   private constructor(
     private readonly db: Database.Database,
@@ -60,6 +62,7 @@ export class RecordStore {
   }
 
   addRegistrant(id: number, updated: number, fields: string): void {
+    this.registrantFields = undefined;
     this.insertRegistrant.run(id, updated, fields);
   }
 
@@ -131,13 +134,24 @@ export class RecordStore {
    */
   *clientsInOrder(ordering: Ordering, filters: readonly FilterName[] = []): Generator<StoredClient & { values: (string | number | null)[] }> {
     const columns = filters.map((filter) => `, c.${FILTERS[filter].field}`).join('');
-    yield* clientsOf(this.db.prepare(clientsInOrderSql(ordering, columns)));
+    yield* clientsOf(this.registrantsById(), this.db.prepare(clientsInOrderSql(ordering, columns)));
   }
 
   /** The clients whose id is from `from` (inclusive) to `to` (exclusive), by id; null: no bound. */
   *clientsInIdRange(from: number | null, to: number | null): Generator<StoredClient> {
     const sql = clientsInOrderSql('').replace('ORDER BY', 'WHERE c.id >= ? AND c.id < ? ORDER BY');
-    yield* clientsOf(this.db.prepare(sql), from ?? Number.MIN_SAFE_INTEGER, to ?? Number.MAX_SAFE_INTEGER);
+    yield* clientsOf(this.registrantsById(), this.db.prepare(sql), from ?? Number.MIN_SAFE_INTEGER, to ?? Number.MAX_SAFE_INTEGER);
+  }
+
+  /** The ids of the clients whose id is from `from` (inclusive) to `to` (exclusive), in order; null: no bound. */
+  *clientIdsInRange(from: number | null, to: number | null): Generator<number> {
+    const statement = this.db.prepare('SELECT id FROM clients WHERE id >= ? AND id < ? ORDER BY id').pluck();
+    yield* statement.iterate(from ?? Number.MIN_SAFE_INTEGER, to ?? Number.MAX_SAFE_INTEGER) as IterableIterator<number>;
+  }
+
+  /** The ids of the registrants that some client embeds (those `registrants` yields), in order. */
+  *registrantIds(): Generator<number> {
+    yield* this.db.prepare('SELECT id FROM registrants WHERE id IN (SELECT registrant_id FROM clients) ORDER BY id').pluck().iterate() as IterableIterator<number>;
   }
 
   /** How many clients there are, and the largest id among them (0 when none). */
@@ -166,7 +180,7 @@ export class RecordStore {
    * build cuts its lists otherwise).
    */
   *clientsByFilter(filter: FilterName, ordering: Ordering): Generator<StoredClient & { values: (string | number | null)[] }> {
-    yield* clientsOf(this.db.prepare(clientsByFilterSql(filter, ordering)));
+    yield* clientsOf(this.registrantsById(), this.db.prepare(clientsByFilterSql(filter, ordering)));
   }
 
   /** How many clients have each value of a filter's field. */
@@ -191,6 +205,20 @@ export class RecordStore {
     const sql = filter === undefined ? clientsInOrderSql(ordering) : clientsByFilterSql(filter, ordering);
     const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[];
     return rows.map((row) => row.detail);
+  }
+
+  /**
+   * Every registrant's fields by id, read on the first pass over the clients and kept for the
+   * connection's life: a few thousand registrants for a hundred thousand clients (9 MB of text at
+   * 134,719 clients), where a join would read and copy them once per client per pass.
+   */
+  private registrantsById(): ReadonlyMap<number, RegistrantFields> {
+    if (this.registrantFields !== undefined) return this.registrantFields;
+    const byId = new Map<number, RegistrantFields>();
+    for (const [id, fields, ascii] of this.db.prepare('SELECT id, fields, ascii FROM registrants').raw().iterate() as IterableIterator<[number, string, number]>) {
+      byId.set(id, { fields, ascii });
+    }
+    return (this.registrantFields = byId);
   }
 
   close(): void {
@@ -270,34 +298,50 @@ const ORDER_BY: Record<Ordering, string> = {
 
 const NO_VALUES: (string | number | null)[] = [];
 
-/** `columns`: more columns after those of `ClientRow`, each with its leading comma. */
+/**
+ * The clients' own columns (`ClientRow`), without their registrants': those come from
+ * `RecordStore.registrantsById`, read once. Joining them in SQLite cost each pass a lookup and a
+ * new string of the registrant's fields per client, about 40% of reading the clients (issue 13).
+ * `columns`: more columns after those of `ClientRow`, each with its leading comma.
+ */
 function clientsInOrderSql(ordering: Ordering, columns = ''): string {
-  return `SELECT c.id, c.fields, r.id, r.fields, c.ascii AND r.ascii${columns}
-    FROM clients AS c JOIN registrants AS r ON r.id = c.registrant_id
-    ORDER BY ${ORDER_BY[ordering]}`;
+  return `SELECT c.id, c.fields, c.registrant_id, c.ascii${columns} FROM clients AS c ORDER BY ${ORDER_BY[ordering]}`;
 }
 
 /** The clients that have a value of a filter, by value, then in an ordering (for a filter by number, through its index of that). */
 function clientsByFilterSql(filter: FilterName, ordering: Ordering): string {
   const column = FILTERS[filter].field;
-  return `SELECT c.id, c.fields, r.id, r.fields, c.ascii AND r.ascii, c.${column}
-    FROM clients AS c JOIN registrants AS r ON r.id = c.registrant_id
+  return `SELECT c.id, c.fields, c.registrant_id, c.ascii, c.${column}
+    FROM clients AS c
     WHERE c.${column} IS NOT NULL
     ORDER BY c.${column}, ${ORDER_BY[ordering]}`;
 }
 
-/** A client's columns in the order the queries above select them (`StoredClient`'s fields), and any more after them. */
-type ClientRow = [id: number, fields: string, registrantId: number, registrantFields: string, ascii: number, ...more: (string | number | null)[]];
+/** A client's columns in the order the queries above select them, and any more after them. */
+type ClientRow = [id: number, fields: string, registrantId: number, ascii: number, ...more: (string | number | null)[]];
+
+/** A registrant's fields as the clients embed them, and whether they are ASCII only (1) or not (0). */
+interface RegistrantFields {
+  fields: string;
+  ascii: number;
+}
 
 /**
- * The clients a query selects (in `ClientRow`'s columns), as rows made into objects here:
- * better-sqlite3 builds a row object property by property, which cost more than reading the row
- * (each list reads every client).
+ * The clients a query selects (in `ClientRow`'s columns), each with its registrant's fields, as
+ * objects made here: better-sqlite3 builds a row object property by property, which cost more than
+ * reading the row (each list reads every client).
  */
-function* clientsOf(statement: Database.Statement, ...parameters: number[]): Generator<StoredClient & { values: (string | number | null)[] }> {
+function* clientsOf(
+  registrants: ReadonlyMap<number, RegistrantFields>,
+  statement: Database.Statement,
+  ...parameters: number[]
+): Generator<StoredClient & { values: (string | number | null)[] }> {
   for (const row of statement.raw().iterate(...parameters) as IterableIterator<ClientRow>) {
-    const values = row.length > 5 ? row.slice(5) : NO_VALUES;
-    yield { id: row[0], fields: row[1], registrantId: row[2], registrantFields: row[3], ascii: row[4], values };
+    const registrant = registrants.get(row[2]);
+    // Every client's registrant is stored with it (`addRegistrant` beside `addClient`).
+    if (registrant === undefined) throw new Error(`the store has no registrant ${row[2]} for client ${row[0]}`);
+    const values = row.length > 4 ? row.slice(4) : NO_VALUES;
+    yield { id: row[0], fields: row[1], registrantId: row[2], registrantFields: registrant.fields, ascii: row[3] & registrant.ascii, values };
   }
 }
 
