@@ -9,7 +9,7 @@ import { createRewriteMap, type RewriteMap } from '../src/plan/rewrite-map.ts';
 import { listPageFile } from '../src/plan/site-layout.ts';
 import { assemblePage } from '../src/render/bodies.ts';
 import { clientFields, registrantFields } from '../src/render/record-fields.ts';
-import { siteUnits, unitFiles, valueCounts, type SiteUnit } from '../src/render/site-files.ts';
+import { siteUnits, unitFiles, unitFolders, valueCounts, type SiteUnit } from '../src/render/site-files.ts';
 import { RecordStore } from '../src/store/record-store.ts';
 import { clientRecord } from './support/records.ts';
 import { tempFolder } from './support/temp-folder.ts';
@@ -80,6 +80,18 @@ describe('the units of the site', () => {
     const choiceFilters = FILTER_NAMES.filter((name) => FILTERS[name].values !== 'number');
     expect(units.filter((unit) => unit.kind === 'list')).toEqual(ORDERINGS.map((ordering) => ({ kind: 'list', ordering, filters: choiceFilters })));
     expect(units.filter((unit) => unit.kind === 'filtered')).toEqual(ORDERINGS.map((ordering) => ({ kind: 'filtered', filter: 'registrant_id', ordering })));
+  });
+
+  it('name, before rendering, the folders of their files: each unit\'s exactly, the fixed unit\'s none', () => {
+    const units = siteUnits(map, store.clientIdBounds(3));
+    expect(units.filter((unit) => unit.kind === 'clients')).toHaveLength(3);
+    for (const unit of units) {
+      const folders = [...unitFolders(store, map, formats, unit)];
+      expect(new Set(folders).size, JSON.stringify(unit)).toBe(folders.length);
+      const filesIn = new Set([...filesOf(unit).keys()].map((file) => file.slice(0, file.lastIndexOf('/') + 1)));
+      if (unit.kind === 'fixed') expect(folders).toEqual([]);
+      else expect(folders.sort(), JSON.stringify(unit)).toEqual([...filesIn].sort());
+    }
   });
 
   it.each(ORDERINGS)('give, in one pass in ordering "%s", the files of every value of each choice filter read value by value', (ordering) => {

@@ -54,7 +54,12 @@ export function listPageFile(listPath: string, filter: ListFilter | undefined, f
 
 /** `recordPath` is the route's path with `{id}`: `/api/v1/clients/{id}/`. */
 export function recordFile(recordPath: string, id: number | string, format: Format): string {
-  return `${recordPath.slice(1).replace('{id}', String(id))}${recordFileName(format)}`;
+  return `${recordFolder(recordPath, id)}${recordFileName(format)}`;
+}
+
+/** The folder of one record's files (one per format): `api/v1/clients/44400/`. */
+export function recordFolder(recordPath: string, id: number | string): string {
+  return recordPath.slice(1).replace('{id}', String(id));
 }
 
 /** `clients` or `registrants` for the file of a record, else undefined. */

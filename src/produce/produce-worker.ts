@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { BuildVerifier } from '../check/build-verifier.ts';
 import { recordKind } from '../plan/site-layout.ts';
 import { assemblePage } from '../render/bodies.ts';
-import { unitFiles, type SiteFile, type SiteUnit } from '../render/site-files.ts';
+import { unitFiles, unitFolders, type SiteFile, type SiteUnit } from '../render/site-files.ts';
 import { RecordStore } from '../store/record-store.ts';
 import { BUILD_FOLDER, manifestLine } from '../write/manifest.ts';
 import { LineWriter, ThreadWriter, nodeThreadIO, type ThreadIO } from '../write/thread-writer.ts';
@@ -68,6 +68,7 @@ function produceUnit(thread: ThreadState, unit: SiteUnit, index: number): boolea
   const changed = new LineWriter(path.join(settings.root, BUILD_FOLDER, changedPart(index)));
   verifier?.startUnit(unit);
   try {
+    writer.makeFolders(unitFolders(thread.store, settings.map, settings.formats, unit));
     for (const file of filesOf(thread.store, unit)) {
       if (Atomics.load(shared, SHARED.abort) !== 0) return false;
       const data = renderedBytes(thread, file);

@@ -31,11 +31,6 @@ export interface WriteStats {
  */
 export class ThreadWriter {
   readonly stats: WriteStats = { written: 0, bytesWritten: 0, linked: 0, bytesLinked: 0 };
-  /**
-   * Folders made lately: a unit's files come folder by folder, or (a list's unit with the lists of a
-   * filter's values) from a thousand folders in turn, so this memory saves nearly every mkdir.
-   */
-  private readonly madeFolders = new Set<string>();
 
   constructor(
     readonly root: string,
@@ -43,22 +38,26 @@ export class ThreadWriter {
     private readonly io: ThreadIO = nodeThreadIO,
   ) {}
 
+  /**
+   * Makes folders (relative to the root) before the files that go in them: a unit's folders, all of
+   * them first (`unitFolders`), as the floor makes the tree's. One that exists already is fine.
+   */
+  makeFolders(folders: Iterable<string>): void {
+    for (const folder of folders) this.makeFolder(path.join(this.root, folder));
+  }
+
   write(relativePath: string, data: Uint8Array): void {
-    const target = this.target(relativePath);
-    try {
-      this.io.writeFileSync(target, data);
-    } catch (error) {
-      throw this.failure(target, error);
-    }
+    const target = path.join(this.root, relativePath);
+    this.intoFolder(target, () => this.io.writeFileSync(target, data));
     this.stats.written++;
     this.stats.bytesWritten += data.length;
   }
 
   /** Links the previous build's file at `relativePath`; copies it across file systems. */
   link(relativePath: string, size: number): void {
-    const target = this.target(relativePath);
+    const target = path.join(this.root, relativePath);
     const source = path.join(this.previousDir!, relativePath);
-    try {
+    this.intoFolder(target, () => {
       try {
         this.io.linkSync(source, target);
       } catch (error) {
@@ -66,27 +65,36 @@ export class ThreadWriter {
         if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'EMLINK') throw error;
         this.io.copyFileSync(source, target);
       }
-    } catch (error) {
-      throw this.failure(target, error);
-    }
+    });
     this.stats.linked++;
     this.stats.bytesLinked += size;
   }
 
-  /** The absolute path of a file, its folder made if this thread has not made it lately. */
-  private target(relativePath: string): string {
-    const target = path.join(this.root, relativePath);
-    const folder = path.dirname(target);
-    if (!this.madeFolders.has(folder)) {
+  /**
+   * Puts a file at `target` (`put`: a write or a link). A folder that was not made first (the fixed
+   * unit's, or one a unit's folders missed) is made when the file system says it is missing, and the
+   * file put again: no call per file to ask whether its folder exists.
+   */
+  private intoFolder(target: string, put: () => void): void {
+    try {
+      put();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw this.failure(target, error);
+      this.makeFolder(path.dirname(target));
       try {
-        this.io.mkdirSync(folder, { recursive: true });
-      } catch (error) {
-        throw this.failure(folder, error);
+        put();
+      } catch (again) {
+        throw this.failure(target, again);
       }
-      if (this.madeFolders.size >= 8192) this.madeFolders.clear();
-      this.madeFolders.add(folder);
     }
-    return target;
+  }
+
+  private makeFolder(folder: string): void {
+    try {
+      this.io.mkdirSync(folder, { recursive: true });
+    } catch (error) {
+      throw this.failure(folder, error);
+    }
   }
 
   private failure(target: string, error: unknown): Error {
