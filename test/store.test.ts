@@ -108,6 +108,8 @@ describe('orderings', () => {
     const rows = [...store.clientsByFilter('client_state', '-name')].map((client) => [client.values[0], client.id]);
     expect(rows).toEqual([['AL', 2], ['TX', 1], ['TX', 3]]);
     expect(store.filterValueCounts('client_state')).toEqual([{ value: 'AL', count: 1 }, { value: 'TX', count: 2 }]);
+    add([clientRecord(6, { state: 'TX' })]);
+    expect(store.filterValueCounts('client_state')).toEqual([{ value: 'AL', count: 1 }, { value: 'TX', count: 3 }]);
   });
 });
 

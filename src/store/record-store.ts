@@ -13,6 +13,8 @@ export class RecordStore {
   private readonly insertPreviousFile: Database.Statement;
   /** `registrantsById`, once read. */
   private registrantFields: Map<number, RegistrantFields> | undefined;
+  /** `filterValueCounts` per filter, once counted. */
+  private valueCounts: Map<FilterName, ValueCount[]> | undefined;
 
   private constructor(
     private readonly db: Database.Database,
@@ -58,6 +60,7 @@ export class RecordStore {
 
   /** A later client with the same id replaces the earlier one (contract section 7). */
   addClient(id: number, name: string, effectiveDate: string | null, registrantId: number, fields: string, codes: FilterCodes): void {
+    this.valueCounts = undefined;
     this.insertClient.run(id, name, effectiveDate, registrantId, fields, codes.state, codes.country, codes.ppb_state, codes.ppb_country);
   }
 
@@ -183,13 +186,17 @@ export class RecordStore {
     yield* clientsOf(this.registrantsById(), this.db.prepare(clientsByFilterSql(filter, ordering)));
   }
 
-  /** How many clients have each value of a filter's field. */
-  filterValueCounts(filter: FilterName): { value: string | number; count: number }[] {
+  /**
+   * How many clients have each value of a filter's field. Counted once per connection until a client
+   * is stored: a render thread needs them for each unit of the filter, for its folders and its lists.
+   */
+  filterValueCounts(filter: FilterName): readonly ValueCount[] {
+    const counted = (this.valueCounts ??= new Map()).get(filter);
+    if (counted !== undefined) return counted;
     const column = FILTERS[filter].field;
-    return this.db.prepare(`SELECT ${column} AS value, count(*) AS count FROM clients WHERE ${column} IS NOT NULL GROUP BY ${column}`).all() as {
-      value: string | number;
-      count: number;
-    }[];
+    const counts = this.db.prepare(`SELECT ${column} AS value, count(*) AS count FROM clients WHERE ${column} IS NOT NULL GROUP BY ${column}`).all() as ValueCount[];
+    this.valueCounts.set(filter, counts);
+    return counts;
   }
 
   /** Every registrant that some client embeds, by id. */
@@ -240,6 +247,12 @@ export interface StoredClient {
   registrantFields: string;
   /** 1 when the client's and its registrant's fields are ASCII only: their UTF-8 bytes are their Latin-1 bytes. */
   ascii: number;
+}
+
+/** A value of a filter's field, and how many clients have it. */
+export interface ValueCount {
+  value: string | number;
+  count: number;
 }
 
 /** The client's codes that the state and country filters compare; null when it has none. */
