@@ -10,10 +10,17 @@ import { sharedVerifiedResults } from '../src/check/verified-results.ts';
 import { assemblePage, recordLinkSuffix } from '../src/render/bodies.ts';
 import { resolveBuildOptions } from '../src/config.ts';
 import { MAP_FILE, type RewriteMap } from '../src/plan/rewrite-map.ts';
+import { resolveRequest } from '../src/routing/resolve-request.ts';
 import { readManifest } from '../src/write/manifest.ts';
 import { snapshot } from './support/folder-snapshot.ts';
 import { clientRecord, ndjson } from './support/records.ts';
 import { tempFolder } from './support/temp-folder.ts';
+
+// The map's resolution, counted: the check resolves each list's page links and each shape of record link once.
+vi.mock('../src/routing/resolve-request.ts', async (original) => {
+  const real = await original<typeof import('../src/routing/resolve-request.ts')>();
+  return { ...real, resolveRequest: vi.fn(real.resolveRequest) };
+});
 
 describe('IdSet', () => {
   it('holds dense and ten-digit ids alike, and says which one set lacks', () => {
@@ -127,6 +134,10 @@ describe('the check made while writing', () => {
 
   it.each([
     ['a next link that skips a page', { file: 'api/v1/clients/format=json/ordering=-name/index.json', replace: ['page=2', 'page=3'] as [string, string] }, /format=json\/ordering=-name\/index\.json: next leads to api\/v1\/clients\/format=json\/ordering=-name\/page=3\.json/],
+    // A later page's links are read as the first page link of their list that was resolved, with their own number.
+    ['a later page\'s next link past the last page', { file: 'api/v1/clients/format=json/ordering=-name/page=2.json', replace: ['page=3', 'page=4'] as [string, string] }, /ordering=-name\/page=2\.json: next leads to api\/v1\/clients\/format=json\/ordering=-name\/page=4\.json/],
+    ['a later page\'s next link into another format\'s list', { file: 'api/v1/clients/format=json/ordering=-name/page=2.json', replace: ['format=json&ordering=-name&page=3', 'format=api&ordering=-name&page=3'] as [string, string] }, /ordering=-name\/page=2\.json: next leads to api\/v1\/clients\/format=api\/ordering=-name\/page=3\.json/],
+    ['a later page\'s previous link to a page that does not exist', { file: 'api/v1/clients/ordering=-id/page=3.json', replace: ['ordering=-id&page=2', 'ordering=-id&page=0'] as [string, string] }, /ordering=-id\/page=3\.json: previous https:\/\/m\.example\.org\/api\/v1\/clients\/\?ordering=-id&page=0 answers 404/],
     ['a link to a client that has no file', { file: 'api/v1/clients/index.json', replace: ['/clients/7/', '/clients/999/'] as [string, string] }, /a link names api\/v1\/clients\/999\/index\.json, which the build did not write/],
     ['a link outside the base URL', { file: 'api/v1/registrants/901/index.json', replace: ['https://m.example.org', 'https://elsewhere.example.org'] as [string, string] }, /registrants\/901\/index\.json: url https:\/\/elsewhere\.example\.org\/api\/v1\/registrants\/901\/ is not under the base URL/],
     ['a record whose url names another record', { file: 'api/v1/clients/7/format=api.json', replace: ['/clients/7/', '/clients/8/'] as [string, string] }, /clients\/7\/format=api\.json: url leads to api\/v1\/clients\/8\/format=api\.json/],
@@ -254,6 +265,70 @@ describe('the check made while writing', () => {
     const { file, body } = records.find((record) => record.file === 'api/v1/clients/7/format=api.json')!;
     together.first.verify(file, body.slice(0, -1));
     expect(together.first.facts().problems).toEqual([expect.stringMatching(/clients\/7\/format=api\.json: not JSON/)]);
+  });
+
+  it('knows a result some thread verified by the client the renderer names and its length, without reading its text', () => {
+    const map = JSON.parse(readFileSync(path.join(out, MAP_FILE), 'utf8')) as RewriteMap;
+    const files = readFileSync(path.join(out, '_build/manifest.tsv'), 'utf8').split('\n').slice(1, -1).map((line) => line.split('\t')[0]!);
+    const suffixes = options().formats.map(recordLinkSuffix); // '/', '/?format=api', '/?format=json'
+    /** Each page's parts as the renderer hands them over: with its clients' ids, and its format's index. */
+    const pages = files
+      .filter((file) => /\.json$/.test(file) && !/\/[0-9]+\//.test(file) && file.startsWith('api/'))
+      .map((file) => {
+        const parts = partsOf(file);
+        const ids = (JSON.parse(parts.body) as { results: { id: number }[] }).results.map((result) => result.id);
+        return { file, ...parts, of: { ids, format: file.includes('format=api/') ? 1 : file.includes('format=json/') ? 2 : 0 } };
+      });
+    const shared = sharedVerifiedResults(suffixes, 60, 60);
+    const [first, second] = [new BuildVerifier(map, 50, shared), new BuildVerifier(map, 50, shared)];
+    for (const { file, body, head, results, of } of pages) first.verify(file, body, { head, results, of });
+
+    const parse = vi.spyOn(JSON, 'parse');
+    const readResult = vi.spyOn(LinkShapes.prototype, 'readResult');
+    try {
+      for (const { file, body, head, results, of } of pages) second.verify(file, body, { head, results, of });
+      expect([parse.mock.calls.length, readResult.mock.calls.length]).toEqual([0, 0]);
+
+      // A result that is not as long as the one verified for its client is read and parsed: here it is no JSON.
+      const page = pages.find((candidate) => candidate.file === 'api/v1/clients/ordering=-id/index.json')!;
+      const broken = [page.results[0]!.replace('"name":', '"name"'), ...page.results.slice(1)];
+      second.verify(page.file, assemblePage({ head: page.head, results: broken }), { head: page.head, results: broken, of: page.of });
+      expect([parse.mock.calls.length, readResult.mock.calls.length]).toEqual([1, 1]);
+      expect(second.facts().problems).toEqual([expect.stringMatching(/ordering=-id\/index\.json: not JSON/)]);
+    } finally {
+      parse.mockRestore();
+      readResult.mockRestore();
+    }
+  });
+
+  it("resolves a list's page links and a shape's record links once, and names the files of the others by their number", () => {
+    const map = JSON.parse(readFileSync(path.join(out, MAP_FILE), 'utf8')) as RewriteMap;
+    const files = readFileSync(path.join(out, '_build/manifest.tsv'), 'utf8').split('\n').slice(1, -1).map((line) => line.split('\t')[0]!);
+    const records = files.filter((file) => /^api\/v1\/(clients|registrants)\/[0-9]+\//.test(file));
+    const pages = files.filter((file) => file.startsWith('api/') && !records.includes(file));
+    const read = (file: string) => readFileSync(path.join(out, file), 'utf8');
+    const resolutions = vi.mocked(resolveRequest);
+
+    const verifier = new BuildVerifier(map);
+    resolutions.mockClear();
+    for (const file of pages) verifier.verify(file, read(file));
+    // Per list of more than one page: the link to its first page (no number) and the first link to another.
+    const longLists = new Set(pages.filter((file) => file.endsWith('/page=2.json')).map((file) => path.posix.dirname(file)));
+    expect(longLists.size).toBeGreaterThan(10);
+    // Per shape of record link (clients and registrants, three formats): the first link met.
+    expect(resolutions).toHaveBeenCalledTimes(longLists.size * 2 + 2 * 3);
+    resolutions.mockClear();
+    for (const file of records) verifier.verify(file, read(file));
+    expect(resolutions).not.toHaveBeenCalled();
+    verifier.endUnit({ kind: 'list', ordering: '' });
+    expect(joinVerifiedFacts(map, [verifier.facts()]).problems).toEqual([]);
+
+    // An id longer than the routes take is resolved as it stands, whatever its shape resolved to: it names no record.
+    const shortIds = new BuildVerifier({ ...map, paths: { ...map.paths, idDigits: 1 } }, 1000);
+    shortIds.verify('api/v1/clients/ordering=-id/page=3.json', read('api/v1/clients/ordering=-id/page=3.json')); // clients 10 to 1
+    const page = 'api/v1/clients/ordering=-id/index.json'; // clients 60 to 36
+    shortIds.verify(page, read(page));
+    expect(shortIds.facts().problems).toContain(`${page}: url of client 60 https://m.example.org/api/v1/clients/60/ answers 404, not a file`);
   });
 
   it('checks a filtered unit value by value, each when the next begins', () => {

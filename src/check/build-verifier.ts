@@ -9,7 +9,7 @@ import { IdSet, type IdWords } from './id-set.ts';
 import { LinkShapes, type LinkShape } from './link-shapes.ts';
 import { readHead } from './page-head.ts';
 import { RECORD_FILE, groupOf } from './link-tracker.ts';
-import { VerifiedResults, type SharedVerifiedResults } from './verified-results.ts';
+import { LENGTH_NOT_KEPT, VerifiedResults, type SharedVerifiedResults } from './verified-results.ts';
 import { checkEnvelope, checkPage, checkRecord, followResultLinks, listOf, listShape, parse, type Follow, type ListOfPage, type Page } from './page-rules.ts';
 
 /** The route of client links among `LinkShapes`' prefixes (the registrants' is 1). */
@@ -44,8 +44,14 @@ export class BuildVerifier {
   private readonly linked = new Map<string, IdSet>();
   /** Record links by shape: which ids were resolved through the map, and which results were parsed and followed. */
   private readonly linkShapes: LinkShapes;
-  /** Pages written per folder in the unit under way, and the count the first of them gave. */
-  private pagesIn = new Map<string, { pages: number; count: number | undefined }>();
+  /** The client results every render thread verified, by the build's format (the shapes given in advance): none without sharing. */
+  private readonly verifiedByFormat: readonly VerifiedResults[];
+  /** Pages written per folder (a list in one format) in the unit under way, and the count the first of them gave. */
+  private pagesIn = new Map<string, ListUnderWay>();
+  /** The list whose page is being verified: its page links resolve the way its first one did (`followPageLink`). */
+  private listUnderWay: ListUnderWay | undefined;
+  /** The file name of a page after the first, around its number: `page=` and `.json`. */
+  private readonly pageFile: readonly [string, string];
   /** The unit under way, when the caller says (`startUnit`): its lists are then checked value by value. */
   private unit: SiteUnit | undefined;
   /** In a filtered unit: the value (`client_state=TX/`) whose pages `pagesIn` holds, and the values done. */
@@ -62,7 +68,10 @@ export class BuildVerifier {
   ) {
     const expected = (shared?.suffixes ?? []).map((suffix, i) => ({ route: CLIENT_ROUTE, suffix, verified: new VerifiedResults(new Int32Array(shared!.buffers[i]!)) }));
     this.linkShapes = new LinkShapes([CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX].map((prefix) => `${map.baseUrl}${prefix}`), expected);
+    this.verifiedByFormat = expected.map((shape) => shape.verified);
     this.follow = (from, field, link, reaches = true) => this.followLink(from, field, link, reaches);
+    const [before, after = ''] = listRoute(map).page.otherFile.split('{n}');
+    this.pageFile = [before!, after];
   }
 
   readonly problem = (text: string): void => {
@@ -98,14 +107,15 @@ export class BuildVerifier {
     if (of === undefined) return;
     const folder = file.slice(0, file.lastIndexOf('/') + 1);
     if (this.unit?.kind === 'filtered') this.enterValue(this.unit, of);
+    let list = this.pagesIn.get(folder);
+    if (list === undefined) this.pagesIn.set(folder, (list = { pages: 0, count: undefined, pageLinks: undefined }));
+    this.listUnderWay = list;
     const count = check(of);
-    const list = this.pagesIn.get(folder);
-    if (list === undefined) this.pagesIn.set(folder, { pages: 1, count });
-    else {
-      list.pages++;
-      // A filtered list's count is in no map: its pages must at least agree on it.
-      if (count !== list.count) this.problem(`${file}: count ${count}, the list's first page says ${list.count}`);
-    }
+    this.listUnderWay = undefined;
+    list.pages++;
+    if (list.pages === 1) list.count = count;
+    // A filtered list's count is in no map: its pages must at least agree on it.
+    else if (count !== list.count) this.problem(`${file}: count ${count}, the list's first page says ${list.count}`);
   }
 
   /**
@@ -120,9 +130,21 @@ export class BuildVerifier {
     if (envelope === undefined) return undefined;
     if (!checkEnvelope(file, envelope, page.results.length, this.map, this.follow, this.problem, of)) return undefined;
     const shapes = this.linkShapes;
-    for (const result of page.results) {
+    const { results, of: clients } = page;
+    // Results the renderer says are clients' in a format whose verified results the threads share.
+    const known = clients === undefined ? undefined : this.verifiedByFormat[clients.format];
+    for (let i = 0; i < results.length; i++) {
+      const result = results[i]!;
+      // A client verified before in this format, by any thread, and a result as long as that one was:
+      // the same store row through the same renderer, the same bytes. Counted, its text not even read.
+      if (known !== undefined && known.lengthOf(clients!.ids[i]!) === result.length) {
+        this.links += 2;
+        continue;
+      }
       const seen = shapes.readResult(result);
-      if (seen !== undefined && seen.verified.lengthOf(shapes.id) !== 0) {
+      // Its text names a client verified before in this shape: as long as that one (or verified by this thread alone, length not kept).
+      const length = seen?.verified.lengthOf(shapes.id);
+      if (length === result.length || length === LENGTH_NOT_KEPT) {
         this.links += 2;
         continue;
       }
@@ -257,16 +279,28 @@ export class BuildVerifier {
   private followLink(from: string, field: string, link: unknown, reaches: boolean): string | undefined {
     this.links++;
     if (typeof link !== 'string') return void this.problem(`${from}: ${field} is missing`);
+    if (field === 'next' || field === 'previous') return this.followPageLink(from, field, link);
     const shape = this.linkShapes.read(link, 0, link.length);
     const linkId = this.linkShapes.id;
-    // Resolved before by a link that reaches it, so already among the linked ids (which only grow).
-    if (shape?.group !== undefined && shape.resolved.has(linkId)) return shape.group.replace('*', String(linkId));
-    if (!link.startsWith(`${this.map.baseUrl}/`)) return void this.problem(`${from}: ${field} ${link} is not under the base URL ${this.map.baseUrl}`);
-    const answer = resolveRequest(this.map, 'GET', link.slice(this.map.baseUrl.length));
-    if (answer.kind !== 'file') return void this.problem(`${from}: ${field} ${link} answers ${answer.status}, not a file`);
-    const record = RECORD_FILE.exec(answer.file);
-    if (field === 'next' || field === 'previous') return answer.file; // checked against the neighbouring page
-    if (record === null) return void this.problem(`${from}: ${field} ${link} names ${answer.file}, which is not a record file`);
+    if (shape?.group !== undefined) {
+      // Resolved before by a link that reaches it, so already among the linked ids (which only grow).
+      if (shape.resolved.has(linkId)) return shape.group.replace('*', String(linkId));
+      // Another id of a shape that resolved: a record route's steps read only the query (the same for
+      // every link of a shape), so the link names the same file with its own id, if the route takes an
+      // id that long. One resolution per shape instead of one per record and format.
+      const id = String(linkId);
+      if (id.length <= this.map.paths.idDigits) {
+        if (reaches) {
+          this.group(this.linked, shape.group).add(linkId);
+          shape.resolved.add(linkId);
+        }
+        return shape.group.replace('*', id);
+      }
+    }
+    const file = this.resolve(from, field, link);
+    if (file === undefined) return undefined;
+    const record = RECORD_FILE.exec(file);
+    if (record === null) return void this.problem(`${from}: ${field} ${link} names ${file}, which is not a record file`);
     if (reaches) {
       const group = groupOf(record);
       const id = Number(record[2]);
@@ -277,6 +311,43 @@ export class BuildVerifier {
         if (shape.group === group) shape.resolved.add(id);
       }
     }
+    return file;
+  }
+
+  /**
+   * A page's `next` or `previous` link: resolved through the map the first time the list meets a link
+   * to a page after the first (`…&page=3`), and from then on read as that link with another number.
+   * The map's page step names page N's file by putting N into one name (`page={n}.json`) after every
+   * other parameter has picked its folder, so the list's other links with the same text around the
+   * number name the same file with their number: two links per page and format, over two million at
+   * 134,719 records, cost one resolution per list and format. The caller compares the file with the
+   * neighbouring page's, which holds the number to the list's range. A number written any other way
+   * (a leading zero, the last page's alias) is resolved as it stands.
+   */
+  private followPageLink(from: string, field: string, link: string): string | undefined {
+    const list = this.listUnderWay;
+    const number = pageNumberIn(link);
+    const known = list?.pageLinks;
+    if (number !== undefined && known !== undefined && number.start === known.linkBefore.length && link.length - number.end === known.linkAfter.length) {
+      if (link.startsWith(known.linkBefore) && link.endsWith(known.linkAfter)) return `${known.fileBefore}${link.slice(number.start, number.end)}${known.fileAfter}`;
+    }
+    const file = this.resolve(from, field, link);
+    if (file !== undefined && list !== undefined && known === undefined && number !== undefined) {
+      const [before, after] = this.pageFile;
+      const name = `${before}${link.slice(number.start, number.end)}${after}`;
+      if (file.endsWith(`/${name}`)) {
+        const fileBefore = `${file.slice(0, file.length - name.length)}${before}`;
+        list.pageLinks = { linkBefore: link.slice(0, number.start), linkAfter: link.slice(number.end), fileBefore, fileAfter: after };
+      }
+    }
+    return file; // checked against the neighbouring page
+  }
+
+  /** The file a link under the base URL names, through the map; undefined, with the problem said, when it names none. */
+  private resolve(from: string, field: string, link: string): string | undefined {
+    if (!link.startsWith(`${this.map.baseUrl}/`)) return void this.problem(`${from}: ${field} ${link} is not under the base URL ${this.map.baseUrl}`);
+    const answer = resolveRequest(this.map, 'GET', link.slice(this.map.baseUrl.length));
+    if (answer.kind !== 'file') return void this.problem(`${from}: ${field} ${link} answers ${answer.status}, not a file`);
     return answer.file;
   }
 
@@ -285,6 +356,30 @@ export class BuildVerifier {
     if (ids === undefined) sets.set(group, (ids = new IdSet()));
     return ids;
   }
+}
+
+/** A list in one format, as far as its pages have been verified. */
+interface ListUnderWay {
+  pages: number;
+  /** The count its first page gave. */
+  count: number | undefined;
+  /** How a link to one of its pages after the first resolved: the link around the number, and the file around it. */
+  pageLinks: { linkBefore: string; linkAfter: string; fileBefore: string; fileAfter: string } | undefined;
+}
+
+/**
+ * Where the number of a link's `page` parameter lies (`?page=12`, `&page=12`, the last such), when it
+ * names a page after the first in plain digits: no leading zero, not 1. Undefined otherwise.
+ */
+function pageNumberIn(link: string): { start: number; end: number } | undefined {
+  const at = link.lastIndexOf('page=');
+  if (at < 1 || (link.charCodeAt(at - 1) !== 0x3f && link.charCodeAt(at - 1) !== 0x26)) return undefined; // '?', '&'
+  const start = at + 5;
+  let end = start;
+  while (end < link.length && link.charCodeAt(end) >= 0x30 && link.charCodeAt(end) <= 0x39) end++;
+  if (end === start || link.charCodeAt(start) === 0x30 || (end === start + 1 && link.charCodeAt(start) === 0x31)) return undefined;
+  if (end < link.length && link.charCodeAt(end) !== 0x26) return undefined;
+  return { start, end };
 }
 
 /** Whether `body` is exactly the page `parts` make: compared piece by piece, which costs far less than parsing. */

@@ -24,11 +24,17 @@ export function registrantBody(base: string, suffix: string, id: number, fields:
 export interface PageParts {
   head: string;
   results: readonly string[];
+  /**
+   * Which client each result is, and in which of the build's formats (its index): given by the renderer,
+   * which made each result from that client's store row, so that the check can know a result it
+   * verified before by its id and length without reading its text.
+   */
+  of?: { ids: readonly number[]; format: number };
 }
 
 /** `next` and `previous` are JSON text (a quoted URL or `null`). */
-export function pageParts(count: number, next: string, previous: string, results: readonly string[]): PageParts {
-  return { head: `{"count":${count},"next":${next},"previous":${previous},"results":[`, results };
+export function pageParts(count: number, next: string, previous: string, results: readonly string[], of?: PageParts['of']): PageParts {
+  return { head: `{"count":${count},"next":${next},"previous":${previous},"results":[`, results, of };
 }
 
 export function assemblePage(parts: PageParts): string {

@@ -271,10 +271,11 @@ class ListPages {
     const { map, formats, base, suffixes, asciiBase } = this.render;
     const { clients } = this;
     const ascii = asciiBase && clients.every((client) => client.ascii === 1);
+    const ids = clients.map((client) => client.id);
     for (const [i, format] of formats.entries()) {
       const next = pageLinkJson(map.baseUrl, this.filter, format, this.ordering, this.page + 1, this.last);
       const previous = pageLinkJson(map.baseUrl, this.filter, format, this.ordering, this.page - 1, this.last);
-      const page = pageParts(this.count, next, previous, clients.map((client) => clientBody(base, suffixes[i]!, client)));
+      const page = pageParts(this.count, next, previous, clients.map((client) => clientBody(base, suffixes[i]!, client)), { ids, format: i });
       yield { path: listPageFile(LIST_PATH, this.filter, format, this.ordering, this.page), page, ascii };
     }
     this.page++;
