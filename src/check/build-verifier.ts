@@ -102,13 +102,14 @@ export class BuildVerifier {
 
   /** Holds a page to its list: `check` verifies it and gives its count, which its list's pages must share. */
   private verifyListPage(file: string, check: (of: ListOfPage) => number | undefined): void {
-    // Which list the page belongs to, found once: it runs for every page of the build.
-    const of = listOf(file, this.map);
-    if (of === undefined) return;
     const folder = file.slice(0, file.lastIndexOf('/') + 1);
-    if (this.unit?.kind === 'filtered') this.enterValue(this.unit, of);
     let list = this.pagesIn.get(folder);
-    if (list === undefined) this.pagesIn.set(folder, (list = { pages: 0, count: undefined, pageLinks: undefined }));
+    // Which list the page belongs to, found at its first page (its folder says): this runs for every page of the build.
+    const of = list?.of ?? listOf(file, this.map);
+    if (of === undefined) return;
+    // A new value of a filtered unit lets the last one's lists go: never the list of a folder already held.
+    if (this.unit?.kind === 'filtered') this.enterValue(this.unit, of);
+    if (list === undefined) this.pagesIn.set(folder, (list = { of, pages: 0, count: undefined, pageLinks: undefined }));
     this.listUnderWay = list;
     const count = check(of);
     this.listUnderWay = undefined;
@@ -262,9 +263,8 @@ export class BuildVerifier {
   /** The values of a filter whose pages this unit wrote, each as its folder part `client_state=TX/`. */
   private valuesIn(filter: string): string[] {
     const values = new Set<string>();
-    for (const folder of this.pagesIn.keys()) {
-      const of = listOf(`${folder}${pageFileName(1)}`, this.map);
-      if (of?.filter?.name === filter) values.add(`${filter}=${of.filter.value}/`);
+    for (const { of } of this.pagesIn.values()) {
+      if (of.filter?.name === filter) values.add(`${filter}=${of.filter.value}/`);
     }
     return [...values];
   }
@@ -360,6 +360,7 @@ export class BuildVerifier {
 
 /** A list in one format, as far as its pages have been verified. */
 interface ListUnderWay {
+  of: ListOfPage;
   pages: number;
   /** The count its first page gave. */
   count: number | undefined;
