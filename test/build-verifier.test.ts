@@ -7,7 +7,8 @@ import { IdSet } from '../src/check/id-set.ts';
 import { LinkShapes } from '../src/check/link-shapes.ts';
 import { readHead } from '../src/check/page-head.ts';
 import { sharedVerifiedResults } from '../src/check/verified-results.ts';
-import { assemblePage, recordLinkSuffix } from '../src/render/bodies.ts';
+import { BodyBytes } from '../src/produce/body-bytes.ts';
+import { assemblePage, clientOpening, formatSuffix, recordLinkSuffix, registrantOpening, type ListPage } from '../src/render/bodies.ts';
 import { resolveBuildOptions } from '../src/config.ts';
 import { MAP_FILE, type RewriteMap } from '../src/plan/rewrite-map.ts';
 import { resolveRequest } from '../src/routing/resolve-request.ts';
@@ -267,32 +268,58 @@ describe('the check made while writing', () => {
     expect(together.first.facts().problems).toEqual([expect.stringMatching(/clients\/7\/format=api\.json: not JSON/)]);
   });
 
-  it('knows a result some thread verified by the client the renderer names and its length, without reading its text', () => {
+  it('verifies a page in the bytes written: a client some thread verified in its format is known by its id and length, unread', () => {
     const map = JSON.parse(readFileSync(path.join(out, MAP_FILE), 'utf8')) as RewriteMap;
     const files = readFileSync(path.join(out, '_build/manifest.tsv'), 'utf8').split('\n').slice(1, -1).map((line) => line.split('\t')[0]!);
-    const suffixes = options().formats.map(recordLinkSuffix); // '/', '/?format=api', '/?format=json'
-    /** Each page's parts as the renderer hands them over: with its clients' ids, and its format's index. */
+    const formats = options().formats;
+    const suffixes = formats.map(recordLinkSuffix); // '/', '/?format=api', '/?format=json'
+    /** Each page as the renderer hands it over (its head and clients' rows), taken apart from the file built. */
     const pages = files
       .filter((file) => /\.json$/.test(file) && !/\/[0-9]+\//.test(file) && file.startsWith('api/'))
       .map((file) => {
-        const parts = partsOf(file);
-        const ids = (JSON.parse(parts.body) as { results: { id: number }[] }).results.map((result) => result.id);
-        return { file, ...parts, of: { ids, format: file.includes('format=api/') ? 1 : file.includes('format=json/') ? 2 : 0 } };
+        const { body, head, results } = partsOf(file);
+        const format = file.includes('format=api/') ? 1 : file.includes('format=json/') ? 2 : 0;
+        const base = map.baseUrl;
+        const suffix = formatSuffix(formats[format]!);
+        const clients = results.map((result) => {
+          const { id, registrant } = JSON.parse(result) as { id: number; registrant: { id: number } };
+          const opening = clientOpening(base, suffix, id);
+          const between = result.lastIndexOf(registrantOpening(base, suffix, registrant.id));
+          expect(result.startsWith(opening)).toBe(true);
+          return { id, fields: result.slice(opening.length, between), registrantId: registrant.id, registrantFields: result.slice(between + registrantOpening(base, suffix, registrant.id).length, -2) };
+        });
+        const page: ListPage = { head, clients, format, base, suffix };
+        return { file, body, page };
       });
+    const bytes = new BodyBytes();
+    const verifyAll = (verifier: BuildVerifier) => {
+      for (const { file, body, page } of pages) {
+        const written = bytes.listPage(page, false);
+        expect(written.toString('utf8')).toBe(body);
+        verifier.verifyListPageBytes(file, page, written, bytes.resultEnds, false);
+      }
+    };
     const shared = sharedVerifiedResults(suffixes, 60, 60);
     const [first, second] = [new BuildVerifier(map, 50, shared), new BuildVerifier(map, 50, shared)];
-    for (const { file, body, head, results, of } of pages) first.verify(file, body, { head, results, of });
-
     const parse = vi.spyOn(JSON, 'parse');
     const readResult = vi.spyOn(LinkShapes.prototype, 'readResult');
     try {
-      for (const { file, body, head, results, of } of pages) second.verify(file, body, { head, results, of });
+      // The first thread parses each client once per format, the second none: it knows them all by id and length.
+      verifyAll(first);
+      expect(parse).toHaveBeenCalledTimes(60 * 3);
+      parse.mockClear();
+      readResult.mockClear();
+      verifyAll(second);
       expect([parse.mock.calls.length, readResult.mock.calls.length]).toEqual([0, 0]);
+      for (const verifier of [first, second]) verifier.endUnit({ kind: 'list', ordering: '' });
+      expect([...first.facts().problems, ...second.facts().problems]).toEqual([]);
+      expect(second.facts().links).toBe(first.facts().links);
 
-      // A result that is not as long as the one verified for its client is read and parsed: here it is no JSON.
-      const page = pages.find((candidate) => candidate.file === 'api/v1/clients/ordering=-id/index.json')!;
-      const broken = [page.results[0]!.replace('"name":', '"name"'), ...page.results.slice(1)];
-      second.verify(page.file, assemblePage({ head: page.head, results: broken }), { head: page.head, results: broken, of: page.of });
+      // A client's body that is not as long as the one verified for it is read from the bytes and parsed: here it is no JSON.
+      const { file, page } = pages.find((candidate) => candidate.file === 'api/v1/clients/ordering=-id/index.json')!;
+      const clients = [{ ...page.clients[0]!, fields: page.clients[0]!.fields.replace('"name":', '"name"') }, ...page.clients.slice(1)];
+      const broken = { ...page, clients };
+      second.verifyListPageBytes(file, broken, bytes.listPage(broken, false), bytes.resultEnds, false);
       expect([parse.mock.calls.length, readResult.mock.calls.length]).toEqual([1, 1]);
       expect(second.facts().problems).toEqual([expect.stringMatching(/ordering=-id\/index\.json: not JSON/)]);
     } finally {

@@ -7,7 +7,7 @@ import { validateClient } from '../src/ingest/validate-record.ts';
 import { lastPageFor } from '../src/plan/page-count.ts';
 import { createRewriteMap, type RewriteMap } from '../src/plan/rewrite-map.ts';
 import { listPageFile } from '../src/plan/site-layout.ts';
-import { assemblePage } from '../src/render/bodies.ts';
+import { assemblePage, listPageParts } from '../src/render/bodies.ts';
 import { clientFields, registrantFields } from '../src/render/record-fields.ts';
 import { siteUnits, unitFiles, unitFolders, valueCounts, type SiteUnit } from '../src/render/site-files.ts';
 import { RecordStore } from '../src/store/record-store.ts';
@@ -69,7 +69,7 @@ function filesOf(unit: SiteUnit): Map<string, string> {
   const files = new Map<string, string>();
   for (const file of unitFiles(store, map, formats, unit)) {
     expect(files.has(file.path), file.path).toBe(false);
-    files.set(file.path, file.body ?? assemblePage(file.page!));
+    files.set(file.path, file.body ?? assemblePage(listPageParts(file.page!)));
   }
   return files;
 }

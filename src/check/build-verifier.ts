@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX, type Ordering } from '../contract.ts';
 import { choiceStep, listRoute, recordRoutes, type RewriteMap } from '../plan/rewrite-map.ts';
 import { pageFileName } from '../plan/site-layout.ts';
-import type { PageParts } from '../render/bodies.ts';
+import type { ListPage, PageParts } from '../render/bodies.ts';
 import type { SiteUnit } from '../render/site-files.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { IdSet, type IdWords } from './id-set.ts';
@@ -80,24 +80,43 @@ export class BuildVerifier {
   };
 
   /**
-   * Verifies one body of the build, given as the text whose UTF-8 bytes are written. A page of a list
-   * may come with the parts it was assembled from (`page`): when the body is exactly their assembly,
-   * the parts are verified instead of the whole, each client's body once (`verifyParts`); otherwise,
-   * or without parts, the body is parsed whole.
+   * Verifies one body of the build, given as the text whose UTF-8 bytes are written (`size` of them,
+   * when the caller has them). A page of a list may come with the parts it was assembled from
+   * (`page`): when the body is exactly their assembly, the parts are verified instead of the whole,
+   * each client's body once (`verifyParts`); otherwise, or without parts, the body is parsed whole.
    */
-  verify(file: string, body: string, page?: PageParts): void {
+  verify(file: string, body: string, page?: PageParts, size = Buffer.byteLength(body)): void {
     const record = RECORD_FILE.exec(file);
     if (record !== null) {
       this.group(this.written, groupOf(record)).add(Number(record[2]));
-      if (!this.isVerifiedRecord(file, body)) checkRecord(file, body, this.follow, this.problem);
+      if (!this.isVerifiedRecord(file, body, size)) checkRecord(file, body, this.follow, this.problem);
       return;
     }
     this.verifyListPage(file, (of) => (page !== undefined && isAssembly(body, page) ? this.verifyParts(file, page, of) : checkPage(file, body, this.map, this.follow, this.problem)));
   }
 
-  /** A page of a list whose bytes are written from its parts (`BodyBytes.page`): verified by its parts. */
-  verifyPage(file: string, page: PageParts): void {
-    this.verifyListPage(file, (of) => this.verifyParts(file, page, of));
+  /**
+   * A page of a list as a render thread writes it (`BodyBytes.listPage`): `bytes`, its results ending
+   * at `ends`, encoded as Latin-1 when `ascii` (its text is ASCII), else UTF-8. Its head is verified
+   * as the text it was written from, its results in the bytes: a client the renderer names
+   * (`page.clients`) whose body some thread verified in this format is counted when its result is as
+   * many bytes; any other result is read from the bytes and verified as `verifyParts` does.
+   */
+  verifyListPageBytes(file: string, page: ListPage, bytes: Buffer, ends: readonly number[], ascii: boolean): void {
+    this.verifyListPage(file, (of) => {
+      const envelope = this.verifiedHead(file, page.head, page.clients.length, of);
+      if (envelope === undefined) return undefined;
+      const known = this.verifiedByFormat[page.format];
+      let start = Buffer.byteLength(page.head);
+      for (let i = 0; i < page.clients.length; i++) {
+        const end = ends[i]!;
+        // The same store row through the same renderer, as long as a result verified before: the same bytes.
+        if (known?.lengthOf(page.clients[i]!.id) === end - start) this.links += 2;
+        else this.verifyResult(file, bytes.toString(ascii ? 'latin1' : 'utf8', start, end), end - start);
+        start = end + 1;
+      }
+      return envelope.count;
+    });
   }
 
   /** Holds a page to its list: `check` verifies it and gives its count, which its list's pages must share. */
@@ -127,37 +146,39 @@ export class BuildVerifier {
    * renderer), so there it is only counted. Returns the page's count.
    */
   private verifyParts(file: string, page: PageParts, of: ListOfPage): number | undefined {
-    const envelope = readHead(page.head) ?? this.parseHead(file, page.head);
+    const envelope = this.verifiedHead(file, page.head, page.results.length, of);
     if (envelope === undefined) return undefined;
-    if (!checkEnvelope(file, envelope, page.results.length, this.map, this.follow, this.problem, of)) return undefined;
-    const shapes = this.linkShapes;
-    const { results, of: clients } = page;
-    // Results the renderer says are clients' in a format whose verified results the threads share.
-    const known = clients === undefined ? undefined : this.verifiedByFormat[clients.format];
-    for (let i = 0; i < results.length; i++) {
-      const result = results[i]!;
-      // A client verified before in this format, by any thread, and a result as long as that one was:
-      // the same store row through the same renderer, the same bytes. Counted, its text not even read.
-      if (known !== undefined && known.lengthOf(clients!.ids[i]!) === result.length) {
-        this.links += 2;
-        continue;
-      }
-      const seen = shapes.readResult(result);
-      // Its text names a client verified before in this shape: as long as that one (or verified by this thread alone, length not kept).
-      const length = seen?.verified.lengthOf(shapes.id);
-      if (length === result.length || length === LENGTH_NOT_KEPT) {
-        this.links += 2;
-        continue;
-      }
-      const client = parse<Page['results'][number]>(file, result, this.problem);
-      if (client === undefined) continue;
-      const found = this.found;
-      followResultLinks(file, client, this.follow);
-      const url = client?.url;
-      const shape = typeof url === 'string' ? shapes.read(url, 0, url.length) : undefined;
-      if (this.found === found && shape !== undefined && shapes.id === client?.id) shape.verified.add(shapes.id, result.length);
-    }
+    for (const result of page.results) this.verifyResult(file, result, Buffer.byteLength(result));
     return envelope.count;
+  }
+
+  /** A page's head held to the page's rules, given how many results follow it; undefined when it is no page's head. */
+  private verifiedHead(file: string, head: string, results: number, of: ListOfPage): Omit<Page, 'results'> | undefined {
+    const envelope = readHead(head) ?? this.parseHead(file, head);
+    if (envelope === undefined) return undefined;
+    return checkEnvelope(file, envelope, results, this.map, this.follow, this.problem, of) ? envelope : undefined;
+  }
+
+  /**
+   * One result of a page, `size` bytes: counted when its text names a client verified before in this
+   * shape and is as long (or was verified by this thread alone, length not kept); else parsed, its
+   * links followed, and, without a problem, kept as verified with its length.
+   */
+  private verifyResult(file: string, result: string, size: number): void {
+    const shapes = this.linkShapes;
+    const seen = shapes.readResult(result);
+    const length = seen?.verified.lengthOf(shapes.id);
+    if (length === size || length === LENGTH_NOT_KEPT) {
+      this.links += 2;
+      return;
+    }
+    const client = parse<Page['results'][number]>(file, result, this.problem);
+    if (client === undefined) return;
+    const found = this.found;
+    followResultLinks(file, client, this.follow);
+    const url = client?.url;
+    const shape = typeof url === 'string' ? shapes.read(url, 0, url.length) : undefined;
+    if (this.found === found && shape !== undefined && shapes.id === client?.id) shape.verified.add(shapes.id, size);
   }
 
   /**
@@ -166,11 +187,11 @@ export class BuildVerifier {
    * the same bytes (the same store row through the same renderer, `clientBody`), and its two links
    * were followed with the result's; they are only counted.
    */
-  private isVerifiedRecord(file: string, body: string): boolean {
+  private isVerifiedRecord(file: string, body: string, size: number): boolean {
     const shapes = this.linkShapes;
     const shape: LinkShape | undefined = shapes.readResult(body);
     if (shape === undefined || shape.route !== CLIENT_ROUTE || shape.group === undefined) return false;
-    if (shape.verified.lengthOf(shapes.id) !== body.length || shape.group.replace('*', String(shapes.id)) !== file) return false;
+    if (shape.verified.lengthOf(shapes.id) !== size || shape.group.replace('*', String(shapes.id)) !== file) return false;
     this.links += 2;
     return true;
   }

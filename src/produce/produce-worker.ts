@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BuildVerifier } from '../check/build-verifier.ts';
 import { recordKind } from '../plan/site-layout.ts';
-import { assemblePage } from '../render/bodies.ts';
+import { assemblePage, listPageParts } from '../render/bodies.ts';
 import { unitFiles, unitFolders, type SiteFile, type SiteUnit } from '../render/site-files.ts';
 import { RecordStore } from '../store/record-store.ts';
 import { BUILD_FOLDER, manifestLine } from '../write/manifest.ts';
@@ -98,20 +98,25 @@ function produceUnit(thread: ThreadState, unit: SiteUnit, index: number): boolea
 }
 
 /**
- * The bytes of one file, verified: a page as its parts, each client's body once per thread (a page's
- * bytes are exactly its parts); any other file, or one a test's fault changed, as its whole text.
+ * The bytes of one file, verified: a page of a list written from its head and clients and verified in
+ * its bytes (each client's body once per build and format); any other file, or one a test's fault
+ * changed, as its whole text.
  */
 function renderedBytes(thread: ThreadState, file: SiteFile): Buffer {
   const { verifier, bodies } = thread;
   const fault = thread.bodyFaults.get(file.path);
+  const ascii = file.ascii === true;
   if (fault === undefined && file.page !== undefined) {
-    verifier?.verifyPage(file.path, file.page);
-    return bodies.page(file.page, file.ascii === true);
+    const data = bodies.listPage(file.page, ascii);
+    verifier?.verifyListPageBytes(file.path, file.page, data, bodies.resultEnds, ascii);
+    return data;
   }
-  const text = file.body ?? assemblePage(file.page!);
+  const parts = file.page === undefined ? undefined : listPageParts(file.page);
+  const text = file.body ?? assemblePage(parts!);
   const body = fault === undefined ? text : (fault.body ?? text.replace(fault.replace![0], fault.replace![1]));
-  verifier?.verify(file.path, body, file.page);
-  return bodies.text(body, fault === undefined && file.ascii === true);
+  const data = bodies.text(body, fault === undefined && ascii);
+  verifier?.verify(file.path, body, parts, data.length);
+  return data;
 }
 
 function* filesOf(store: RecordStore, unit: SiteUnit): Generator<SiteFile> {

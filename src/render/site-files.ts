@@ -4,17 +4,17 @@ import { lastPageFor } from '../plan/page-count.ts';
 import { MAP_FILE, errorAnswers, filtersStep, listRoute, recordRoutes, type RewriteMap, type ServedFilter } from '../plan/rewrite-map.ts';
 import { listFolder, listPageFile, recordFile, recordFolder, type ListFilter } from '../plan/site-layout.ts';
 import type { RecordStore, StoredClient } from '../store/record-store.ts';
-import { clientBody, formatSuffix, pageParts, registrantBody, type PageParts } from './bodies.ts';
+import { clientBody, formatSuffix, pageHead, registrantBody, type ListPage } from './bodies.ts';
 import { pageLinkJson } from './links.ts';
 
 /**
  * One file of the output: its path relative to the output folder, and its text, or for a page of a
- * list the parts its text is made of (`assemblePage`), which the render thread writes and verifies
- * piece by piece without making the page's text.
+ * list its head and clients (`ListPage`), which the render thread writes and verifies piece by piece
+ * without making the page's text (`listPageParts` makes it).
  */
 export type SiteFile =
   | { path: string; body: string; page?: undefined; ascii?: boolean }
-  | { path: string; body?: undefined; page: PageParts; ascii?: boolean };
+  | { path: string; body?: undefined; page: ListPage; ascii?: boolean };
 // `ascii`: true when the text is ASCII only, known from the store; its UTF-8 bytes are then its Latin-1 bytes, a copy.
 
 /**
@@ -271,11 +271,10 @@ class ListPages {
     const { map, formats, base, suffixes, asciiBase } = this.render;
     const { clients } = this;
     const ascii = asciiBase && clients.every((client) => client.ascii === 1);
-    const ids = clients.map((client) => client.id);
     for (const [i, format] of formats.entries()) {
       const next = pageLinkJson(map.baseUrl, this.filter, format, this.ordering, this.page + 1, this.last);
       const previous = pageLinkJson(map.baseUrl, this.filter, format, this.ordering, this.page - 1, this.last);
-      const page = pageParts(this.count, next, previous, clients.map((client) => clientBody(base, suffixes[i]!, client)), { ids, format: i });
+      const page: ListPage = { head: pageHead(this.count, next, previous), clients, format: i, base, suffix: suffixes[i]! };
       yield { path: listPageFile(LIST_PATH, this.filter, format, this.ordering, this.page), page, ascii };
     }
     this.page++;
