@@ -52,6 +52,8 @@ export class BuildVerifier {
   private listUnderWay: ListUnderWay | undefined;
   /** The file name of a page after the first, around its number: `page=` and `.json`. */
   private readonly pageFile: readonly [string, string];
+  /** The map's page parameter as a link spells it before the number: `page=`. */
+  private readonly pageParameter: string;
   /** The unit under way, when the caller says (`startUnit`): its lists are then checked value by value. */
   private unit: SiteUnit | undefined;
   /** In a filtered unit: the value (`client_state=TX/`) whose pages `pagesIn` holds, and the values done. */
@@ -70,8 +72,10 @@ export class BuildVerifier {
     this.linkShapes = new LinkShapes([CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX].map((prefix) => `${map.baseUrl}${prefix}`), expected);
     this.verifiedByFormat = expected.map((shape) => shape.verified);
     this.follow = (from, field, link, reaches = true) => this.followLink(from, field, link, reaches);
-    const [before, after = ''] = listRoute(map).page.otherFile.split('{n}');
+    const pageStep = listRoute(map).page;
+    const [before, after = ''] = pageStep.otherFile.split('{n}');
     this.pageFile = [before!, after];
+    this.pageParameter = `${pageStep.param}=`;
   }
 
   readonly problem = (text: string): void => {
@@ -347,7 +351,7 @@ export class BuildVerifier {
    */
   private followPageLink(from: string, field: string, link: string): string | undefined {
     const list = this.listUnderWay;
-    const number = pageNumberIn(link);
+    const number = pageNumberIn(link, this.pageParameter);
     const known = list?.pageLinks;
     if (number !== undefined && known !== undefined && number.start === known.linkBefore.length && link.length - number.end === known.linkAfter.length) {
       if (link.startsWith(known.linkBefore) && link.endsWith(known.linkAfter)) return `${known.fileBefore}${link.slice(number.start, number.end)}${known.fileAfter}`;
@@ -390,13 +394,13 @@ interface ListUnderWay {
 }
 
 /**
- * Where the number of a link's `page` parameter lies (`?page=12`, `&page=12`, the last such), when it
- * names a page after the first in plain digits: no leading zero, not 1. Undefined otherwise.
+ * Where the number of a link's page parameter (`parameter`: `page=`) lies (`?page=12`, `&page=12`, the
+ * last such), when it names a page after the first in plain digits: no leading zero, not 1. Undefined otherwise.
  */
-function pageNumberIn(link: string): { start: number; end: number } | undefined {
-  const at = link.lastIndexOf('page=');
+function pageNumberIn(link: string, parameter: string): { start: number; end: number } | undefined {
+  const at = link.lastIndexOf(parameter);
   if (at < 1 || (link.charCodeAt(at - 1) !== 0x3f && link.charCodeAt(at - 1) !== 0x26)) return undefined; // '?', '&'
-  const start = at + 5;
+  const start = at + parameter.length;
   let end = start;
   while (end < link.length && link.charCodeAt(end) >= 0x30 && link.charCodeAt(end) <= 0x39) end++;
   if (end === start || link.charCodeAt(start) === 0x30 || (end === start + 1 && link.charCodeAt(start) === 0x31)) return undefined;
