@@ -38,6 +38,22 @@ describe('npm run check', () => {
     expect((await check()).problems).toContainEqual(expect.stringMatching(/^api\/v1\/clients\/7\/format=api\.json differs from the manifest/));
   });
 
+  it('says once that a manifest lists MD5 (an older version\'s folder), and still holds each file to its size', async () => {
+    const { createHash } = await import('node:crypto');
+    edit('_build/manifest.tsv', (text) =>
+      text
+        .split('\n')
+        .map((line, i) => (i === 0 ? 'path\tsize\tmd5' : line === '' ? line : line.replace(/[0-9a-f]{40}$/, createHash('md5').update(readFileSync(path.join(out, line.split('\t')[0]!))).digest('hex'))))
+        .join('\n'),
+    );
+    edit('api/v1/clients/7/format=api.json', (text) => text.replace('CLIENT 7', 'CLIENT 77'));
+    const { problems } = await check();
+    expect(problems).toEqual([
+      '_build/manifest.tsv lists md5, where this version lists sha1: build the folder again',
+      expect.stringMatching(/^api\/v1\/clients\/7\/format=api\.json differs from the manifest \(size \d+, listed \d+\)$/),
+    ]);
+  });
+
   it('finds a file the manifest lists but the folder lost', async () => {
     rmSync(path.join(out, 'api/v1/registrants/901/format=json.json'));
     const { problems } = await check();
@@ -55,8 +71,8 @@ describe('npm run check', () => {
     const body = '{"id":999,"url":"https://m.example.org/api/v1/clients/999/"}';
     mkdirSync(path.join(out, 'api/v1/clients/999'));
     writeFileSync(path.join(out, 'api/v1/clients/999/index.json'), body);
-    const md5 = (await import('node:crypto')).createHash('md5').update(body).digest('hex');
-    edit('_build/manifest.tsv', (text) => `${text}api/v1/clients/999/index.json\t${body.length}\t${md5}\n`);
+    const sha1 = (await import('node:crypto')).createHash('sha1').update(body).digest('hex');
+    edit('_build/manifest.tsv', (text) => `${text}api/v1/clients/999/index.json\t${body.length}\t${sha1}\n`);
     const { problems } = await check();
     expect(problems).toContain('api/v1/clients/999/index.json is reached by no link');
     expect(problems).toContain('/api/v1/clients/{id}/: 61 files index.json, the map says 60');

@@ -44,7 +44,7 @@ describe('hostile requests to the preview', () => {
     const text = answer.body.toString('latin1');
     expect(text, what).not.toContain(SECRET);
     expect(text, what).not.toContain('rewrite-map@1');
-    expect(text, what).not.toContain('path\tsize\tmd5');
+    expect(text, what).not.toContain('path\tsize\tsha1');
     if (answer.status >= 400 && answer.body.length > 0) {
       expect(typeof (JSON.parse(answer.body.toString('utf8')) as { detail?: unknown }).detail, what).toBe('string');
     }

@@ -9,7 +9,7 @@ import { resolveRequest } from '../src/routing/resolve-request.ts';
 import { clientRecord, ndjson } from './support/records.ts';
 import { tempFolder } from './support/temp-folder.ts';
 
-/** Path -> [inode, mtime, md5] of every site file (the `_build` lists aside). */
+/** Path -> [inode, mtime, SHA-1] of every site file (the `_build` lists aside). */
 function inventory(root: string): Map<string, [number, number, string]> {
   const files = new Map<string, [number, number, string]>();
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
@@ -18,7 +18,7 @@ function inventory(root: string): Map<string, [number, number, string]> {
     const relative = path.relative(root, full);
     if (relative.startsWith('_build')) continue;
     const info = statSync(full);
-    files.set(relative, [info.ino, info.mtimeMs, createHash('md5').update(readFileSync(full)).digest('hex')]);
+    files.set(relative, [info.ino, info.mtimeMs, createHash('sha1').update(readFileSync(full)).digest('hex')]);
   }
   return files;
 }
@@ -86,9 +86,9 @@ describe('incremental output (unfiltered lists)', () => {
     expect(differing.length).toBeLessThan(after.size / 2);
   });
 
-  it('the manifest lists every site file with its size and MD5', () => {
+  it('the manifest lists every site file with its size and SHA-1', () => {
     const manifest = lines(path.join(out, '_build/manifest.tsv'));
-    expect(manifest[0]).toBe('path\tsize\tmd5');
+    expect(manifest[0]).toBe('path\tsize\tsha1');
     const files = inventory(out);
     const entries = manifest.slice(1).map((line) => line.split('\t'));
     expect(entries.map(([file]) => file).sort()).toEqual([...files.keys()].sort());
@@ -96,6 +96,21 @@ describe('incremental output (unfiltered lists)', () => {
       expect(Number(size)).toBe(statSync(path.join(out, file!)).size);
       expect(hash).toBe(files.get(file!)![2]);
     }
+  });
+
+  it('after a folder an older version built (its manifest lists MD5), every file is written once more, and no file is said removed that is not', async () => {
+    const manifestFile = path.join(out, '_build/manifest.tsv');
+    const md5 = (file: string) => createHash('md5').update(readFileSync(path.join(out, file))).digest('hex');
+    const [, ...entries] = lines(manifestFile).map((line) => line.split('\t'));
+    writeFileSync(manifestFile, ['path\tsize\tmd5', ...entries.map(([file, size]) => `${file}\t${size}\t${md5(file!)}`)].join('\n') + '\n');
+    const files = inventory(out);
+
+    const summary = await rebuild(records([clientRecord(61, { name: 'NEW CLIENT' }, { id: 900, name: 'R0' })], true).filter((c) => c.id !== 60), true);
+    expect(summary).toMatchObject({ written: summary.files, linked: 0, removed: 0 });
+    expect(lines(path.join(out, '_build/changed.txt')).sort()).toEqual([...inventory(out).keys()].sort());
+    expect(lines(path.join(out, '_build/removed.txt'))).toEqual([]);
+    expect(lines(manifestFile)[0]).toBe('path\tsize\tsha1');
+    expect(summary.files).toBe(files.size);
   });
 });
 

@@ -1,4 +1,3 @@
-import { hash as digestOf } from 'node:crypto';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BuildVerifier } from '../check/build-verifier.ts';
@@ -6,7 +5,7 @@ import { recordKind } from '../plan/site-layout.ts';
 import { assemblePage, listPageParts } from '../render/bodies.ts';
 import { unitFiles, unitFolders, type SiteFile, type SiteUnit } from '../render/site-files.ts';
 import { RecordStore } from '../store/record-store.ts';
-import { BUILD_FOLDER, manifestLine } from '../write/manifest.ts';
+import { BUILD_FOLDER, fileHash, manifestLine } from '../write/manifest.ts';
 import { LineWriter, ThreadWriter, nodeThreadIO, type ThreadIO } from '../write/thread-writer.ts';
 import { BodyBytes } from './body-bytes.ts';
 import { SHARED, changedPart, manifestPart, type BuildFault, type ThreadMessage, type ThreadSettings } from './thread-settings.ts';
@@ -72,8 +71,7 @@ function produceUnit(thread: ThreadState, unit: SiteUnit, index: number): boolea
     for (const file of filesOf(thread.store, unit)) {
       if (Atomics.load(shared, SHARED.abort) !== 0) return false;
       const data = renderedBytes(thread, file);
-      // One call per file (crypto.hash, Node 20.12): no Hash object per file.
-      const hash = digestOf('md5', data, 'hex');
+      const hash = fileHash(data);
       const before = previous?.(file.path);
       if (before !== undefined) Atomics.or(previousMet, before.row >>> 5, 1 << (before.row & 31));
       if (before !== undefined && before.size === data.length && before.hash === hash) {
