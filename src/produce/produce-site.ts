@@ -44,6 +44,7 @@ export async function produceSite(options: ProduceOptions): Promise<ProduceResul
   const shared = new SharedArrayBuffer(SHARED.size * 4);
   const previousMet = new SharedArrayBuffer(4 * (Math.floor(previousRows / 32) + 1));
   const verifiedResults = options.verify ? sharedVerifiedResults(options.formats.map(recordLinkSuffix), ids.count, ids.largest) : undefined;
+  scavengeOnOneThread();
   const threads = Array.from({ length: options.threads }, () => {
     const settings: ThreadSettings = {
       storeFile: options.storeFile,
@@ -114,7 +115,6 @@ export async function produceSite(options: ProduceOptions): Promise<ProduceResul
 
 /** One render thread, to the message it ends with: its results, or its failure as an error. */
 function runThread(settings: ThreadSettings): Promise<ThreadDone> {
-  scavengeOnOneThread();
   return new Promise((resolve, reject) => {
     // A thread keeps little alive (one page, its sets of ids); without a cap V8 lets garbage grow its heap.
     const worker = startWorker(new URL('./produce-worker', import.meta.url), { workerData: settings, resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 } });

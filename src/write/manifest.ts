@@ -16,7 +16,9 @@ export const CHANGED_FILE = `${BUILD_FOLDER}/changed.txt`;
 export const REMOVED_FILE = `${BUILD_FOLDER}/removed.txt`;
 /** The hash the manifest lists; its name heads the column. */
 export const MANIFEST_HASH = 'sha1';
-export const MANIFEST_HEADER = `path\tsize\t${MANIFEST_HASH}`;
+/** The header's columns before the hash's name. */
+const HEADER_START = 'path\tsize\t';
+export const MANIFEST_HEADER = `${HEADER_START}${MANIFEST_HASH}`;
 
 /**
  * A file's hash as the manifest lists it (hex, as `sha1sum` prints it): what tells the next build
@@ -66,7 +68,7 @@ export async function* readManifest(folder: string): AsyncGenerator<ManifestEntr
   for await (const line of lines) {
     if (first) {
       first = false;
-      if (line.startsWith('path\tsize\t')) {
+      if (line.startsWith(HEADER_START)) {
         comparable = line === MANIFEST_HEADER;
         continue;
       }
@@ -89,7 +91,7 @@ export function manifestHashOf(folder: string): string | undefined {
   try {
     const start = Buffer.alloc(256);
     const line = start.toString('utf8', 0, readSync(fd, start, 0, start.length, 0)).split('\n')[0]!;
-    return line.startsWith('path\tsize\t') ? line.slice('path\tsize\t'.length) : undefined;
+    return line.startsWith(HEADER_START) ? line.slice(HEADER_START.length) : undefined;
   } finally {
     closeSync(fd);
   }
