@@ -296,7 +296,7 @@ describe('the check made while writing', () => {
       for (const { file, body, page } of pages) {
         const written = bytes.listPage(page, false);
         expect(written.toString('utf8')).toBe(body);
-        verifier.verifyListPageBytes(file, page, written, bytes.resultEnds, false);
+        verifier.verifyListPageBytes(file, page, written, bytes, false);
       }
     };
     const shared = sharedVerifiedResults(suffixes, 60, 60);
@@ -319,7 +319,7 @@ describe('the check made while writing', () => {
       const { file, page } = pages.find((candidate) => candidate.file === 'api/v1/clients/ordering=-id/index.json')!;
       const clients = [{ ...page.clients[0]!, fields: page.clients[0]!.fields.replace('"name":', '"name"') }, ...page.clients.slice(1)];
       const broken = { ...page, clients };
-      second.verifyListPageBytes(file, broken, bytes.listPage(broken, false), bytes.resultEnds, false);
+      second.verifyListPageBytes(file, broken, bytes.listPage(broken, false), bytes, false);
       expect([parse.mock.calls.length, readResult.mock.calls.length]).toEqual([1, 1]);
       expect(second.facts().problems).toEqual([expect.stringMatching(/ordering=-id\/index\.json: not JSON/)]);
     } finally {

@@ -100,20 +100,21 @@ export class BuildVerifier {
   }
 
   /**
-   * A page of a list as a render thread writes it (`BodyBytes.listPage`): `bytes`, its results ending
-   * at `ends`, encoded as Latin-1 when `ascii` (its text is ASCII), else UTF-8. Its head is verified
+   * A page of a list as a render thread writes it (`BodyBytes.listPage`): `bytes`, its head ending at
+   * `layout.headEnd` and its results at `layout.resultEnds`, encoded as Latin-1 when `ascii` (its text
+   * is ASCII), else UTF-8. Its head is verified
    * as the text it was written from, its results in the bytes: a client the renderer names
    * (`page.clients`) whose body some thread verified in this format is counted when its result is as
    * many bytes; any other result is read from the bytes and verified as `verifyParts` does.
    */
-  verifyListPageBytes(file: string, page: ListPage, bytes: Buffer, ends: readonly number[], ascii: boolean): void {
+  verifyListPageBytes(file: string, page: ListPage, bytes: Buffer, layout: PageLayout, ascii: boolean): void {
     this.verifyListPage(file, (of) => {
       const envelope = this.verifiedHead(file, page.head, page.clients.length, of);
       if (envelope === undefined) return undefined;
       const known = this.verifiedByFormat[page.format];
-      let start = Buffer.byteLength(page.head);
+      let start = layout.headEnd;
       for (let i = 0; i < page.clients.length; i++) {
-        const end = ends[i]!;
+        const end = layout.resultEnds[i]!;
         // The same store row through the same renderer, as long as a result verified before: the same bytes.
         if (known?.lengthOf(page.clients[i]!.id) === end - start) this.links += 2;
         else this.verifyResult(file, bytes.toString(ascii ? 'latin1' : 'utf8', start, end), end - start);
@@ -381,6 +382,12 @@ export class BuildVerifier {
     if (ids === undefined) sets.set(group, (ids = new IdSet()));
     return ids;
   }
+}
+
+/** Where a list page's pieces end in its bytes, as `BodyBytes.listPage` wrote them. */
+export interface PageLayout {
+  headEnd: number;
+  resultEnds: readonly number[];
 }
 
 /** A list in one format, as far as its pages have been verified. */

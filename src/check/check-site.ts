@@ -7,7 +7,7 @@ import { resolveRequest } from '../routing/resolve-request.ts';
 import { PathIndex } from '../store/path-index.ts';
 import { LinkTracker } from './link-tracker.ts';
 import { checkPage, checkRecord, listOf, listShape, type ListOfPage } from './page-rules.ts';
-import { BUILD_FOLDER, MANIFEST_FILE, MANIFEST_HASH, fileHash, manifestHashOf, readManifestBatches } from '../write/manifest.ts';
+import { BUILD_FOLDER, MANIFEST_FILE, MANIFEST_HASH, fileHash, listsOurHash, manifestHashOf, readManifestBatches } from '../write/manifest.ts';
 
 export interface CheckResult {
   files: number;
@@ -51,7 +51,7 @@ export async function checkSite(dir: string, options: CheckOptions): Promise<Che
     const manifestFiles = await indexManifest(dir, index, tracker, map);
     // An older program's manifest (MD5) is held to its sizes only, and said once.
     const listedHash = manifestHashOf(dir);
-    const hashesCompare = listedHash === undefined || listedHash === MANIFEST_HASH;
+    const hashesCompare = listsOurHash(listedHash);
     if (!hashesCompare) {
       problem(`${MANIFEST_FILE} lists ${listedHash}, where this version lists ${MANIFEST_HASH}: build the folder again`);
     }

@@ -10,6 +10,8 @@ import { clientOpening, registrantOpening, type ListPage } from '../render/bodie
  */
 export class BodyBytes {
   private scratch = Buffer.allocUnsafe(1 << 20);
+  /** Where the head of the last `listPage` ends in its bytes: where its first result starts. */
+  headEnd = 0;
   /** Where each result of the last `listPage` ends in its bytes (at the `,` or `]` after it). */
   readonly resultEnds: number[] = [];
 
@@ -24,7 +26,7 @@ export class BodyBytes {
    * separated by commas, then `]}`, the same bytes as `assemblePage(listPageParts(page))`. No text is
    * made per result: a result's text (over a kilobyte) flattened and copied, three million times per
    * render thread at 134,719 records, was most of what the threads' garbage collector had to do.
-   * Where each result ends is in `resultEnds`.
+   * Where the head ends is in `headEnd`, where each result ends in `resultEnds`.
    */
   listPage(page: ListPage, ascii: boolean): Buffer {
     const { head, clients, base, suffix } = page;
@@ -38,6 +40,7 @@ export class BodyBytes {
     const ends = this.resultEnds;
     ends.length = clients.length;
     let at = scratch.write(head, 0, encoding);
+    this.headEnd = at;
     for (let i = 0; i < clients.length; i++) {
       const client = clients[i]!;
       if (i > 0) scratch[at++] = 0x2c; // ','

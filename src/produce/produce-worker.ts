@@ -106,7 +106,7 @@ function renderedBytes(thread: ThreadState, file: SiteFile): Buffer {
   const ascii = file.ascii === true;
   if (fault === undefined && file.page !== undefined) {
     const data = bodies.listPage(file.page, ascii);
-    verifier?.verifyListPageBytes(file.path, file.page, data, bodies.resultEnds, ascii);
+    verifier?.verifyListPageBytes(file.path, file.page, data, bodies, ascii);
     return data;
   }
   const parts = file.page === undefined ? undefined : listPageParts(file.page);

@@ -69,18 +69,13 @@ export function pageHead(count: number, next: string, previous: string): string 
   return `{"count":${count},"next":${next},"previous":${previous},"results":[`;
 }
 
-/** `next` and `previous` are JSON text (a quoted URL or `null`). */
-export function pageParts(count: number, next: string, previous: string, results: readonly string[]): PageParts {
-  return { head: pageHead(count, next, previous), results };
-}
-
 export function assemblePage(parts: PageParts): string {
   return `${parts.head}${parts.results.join(',')}]}`;
 }
 
 /** A page of the list; `next` and `previous` are JSON text (a quoted URL or `null`). */
 export function pageBody(count: number, next: string, previous: string, results: readonly string[]): string {
-  return assemblePage(pageParts(count, next, previous, results));
+  return assemblePage({ head: pageHead(count, next, previous), results });
 }
 
 /** What follows the id in a record's `url` in a format (`clientBody`, `registrantBody`): `/`, `/?format=api`. */

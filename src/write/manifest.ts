@@ -62,18 +62,11 @@ export interface ManifestEntry {
 export async function* readManifest(folder: string): AsyncGenerator<ManifestEntry> {
   const file = path.join(folder, MANIFEST_FILE);
   if (!existsSync(file)) return;
+  const comparable = listsOurHash(manifestHashOf(folder));
   const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-  let comparable = true;
-  let first = true;
   for await (const line of lines) {
-    if (first) {
-      first = false;
-      if (line.startsWith(HEADER_START)) {
-        comparable = line === MANIFEST_HEADER;
-        continue;
-      }
-    }
-    if (line === '') continue;
+    // No path begins so: only the header does.
+    if (line === '' || line.startsWith(HEADER_START)) continue;
     const [entryPath, size, listed] = line.split('\t');
     if (entryPath === undefined || size === undefined || listed === undefined) continue;
     yield { path: entryPath, size: Number(size), hash: comparable ? listed : '' };
@@ -95,6 +88,11 @@ export function manifestHashOf(folder: string): string | undefined {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Whether a manifest whose header names `listed` (undefined: it has none) lists the hash `fileHash` gives. */
+export function listsOurHash(listed: string | undefined): boolean {
+  return listed === undefined || listed === MANIFEST_HASH;
 }
 
 /** The same entries in arrays of `size`, for loading into SQLite a transaction at a time. */
