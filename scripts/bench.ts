@@ -202,6 +202,8 @@ function report(figures: RunFigures[], previewFigures: ThroughputFigures | undef
     rows.push(
       ['rebuild, nightly change: wall, peak RSS', `${m((r) => r.nightly!.wallSeconds).toFixed(1)} s, ${m((r) => r.nightly!.peakRssMb).toFixed(0)} MB`],
       ['rebuild, nightly change: files written, removed', `${m((r) => summaryOf(r.nightly).written).toLocaleString('en-US')}, ${m((r) => summaryOf(r.nightly).removed)}`],
+      // Every page of a list that gained a client changes (its count, and the clients after it move): more of the bytes than of the files.
+      ['rebuild, nightly change: MB written, share of the site\'s bytes', `${(m((r) => summaryOf(r.nightly).bytesWritten) / 1e6).toFixed(0)} MB, ${(m((r) => summaryOf(r.nightly).bytesWritten / summaryOf(r.nightly).bytes) * 100).toFixed(0)}%`],
       ['rebuild, nightly change / full build (same run)', figures.map((r) => (r.nightly!.wallSeconds / r.build.wallSeconds).toFixed(2)).join(', ')],
       ['floor of the nightly change (folders made, changed files written, the rest linked), wall', figures.map((r) => `${r.changeFloor!.wallSeconds.toFixed(1)} s`).join(', ')],
       ['nightly change floor / full build (same run)', figures.map((r) => (r.changeFloor!.wallSeconds / r.build.wallSeconds).toFixed(2)).join(', ')],

@@ -46,6 +46,8 @@ export interface BuildSummary {
   written: number;
   linked: number;
   removed: number;
+  /** Bytes of the files written: what a deploy of the change uploads. */
+  bytesWritten: number;
   /** What an interrupted build had left beside the output, removed first. */
   leftoversRemoved: string[];
   seconds: number;
@@ -58,7 +60,7 @@ export interface BuildSummary {
 }
 
 /** What a build records of its summary, for a later build with the same fingerprint to report. */
-type RecordedCounts = Omit<BuildSummary, 'out' | 'buildDir' | 'written' | 'linked' | 'removed' | 'leftoversRemoved' | 'seconds' | 'stages' | 'warnings' | 'upToDate'>;
+type RecordedCounts = Omit<BuildSummary, 'out' | 'buildDir' | 'written' | 'linked' | 'removed' | 'bytesWritten' | 'leftoversRemoved' | 'seconds' | 'stages' | 'warnings' | 'upToDate'>;
 
 /**
  * The build, top to bottom: find input files -> read and validate records into the store -> plan the
@@ -77,7 +79,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     await slot.abandon();
     progress.end();
     const seconds = (performance.now() - started) / 1000;
-    const summary = { out: slot.out, buildDir: slot.previousDir!, written: 0, linked: 0, removed: 0, leftoversRemoved: slot.leftovers, seconds, stages: stages() };
+    const summary = { out: slot.out, buildDir: slot.previousDir!, written: 0, linked: 0, removed: 0, bytesWritten: 0, leftoversRemoved: slot.leftovers, seconds, stages: stages() };
     return { ...current.counts, ...summary, warnings: options.warnings, upToDate: true };
   }
   const store = RecordStore.create(slot.storeFile);
@@ -159,6 +161,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       written: written.written,
       linked: written.linked,
       removed: written.removed,
+      bytesWritten: written.bytesWritten,
       leftoversRemoved: slot.leftovers,
       seconds: (performance.now() - started) / 1000,
       stages: stages(),

@@ -48,7 +48,7 @@ describe('incremental output (unfiltered lists)', () => {
   it('a rebuild with no change finds the output up to date: nothing built, every file as it was', async () => {
     const buildDir = realpathSync(out);
     const summary = await rebuild(records());
-    expect(summary).toMatchObject({ upToDate: true, written: 0, linked: 0, files: first.size, removed: 0 });
+    expect(summary).toMatchObject({ upToDate: true, written: 0, linked: 0, files: first.size, removed: 0, bytesWritten: 0 });
     expect(realpathSync(out)).toBe(buildDir);
     expect(inventory(out)).toEqual(first);
     expect(lines(path.join(out, '_build/changed.txt'))).toEqual([]);
@@ -57,7 +57,7 @@ describe('incremental output (unfiltered lists)', () => {
 
   it('forced, a rebuild with no change writes no file: every file keeps its inode and modification time', async () => {
     const summary = await rebuild(records(), true);
-    expect(summary).toMatchObject({ upToDate: false, written: 0, linked: first.size, files: first.size, removed: 0 });
+    expect(summary).toMatchObject({ upToDate: false, written: 0, linked: first.size, files: first.size, removed: 0, bytesWritten: 0 });
     expect(inventory(out)).toEqual(first);
     expect(lines(path.join(out, '_build/changed.txt'))).toEqual([]);
   });
@@ -77,6 +77,7 @@ describe('incremental output (unfiltered lists)', () => {
     expect(differing).toContain('api/v1/clients/61/index.json');
     expect(differing).toContain('api/v1/registrants/901/format=json.json');
     expect(summary.written).toBe(differing.length);
+    expect(summary.bytesWritten).toBe(differing.reduce((sum, file) => sum + statSync(path.join(out, file)).size, 0));
     expect(summary.removed).toBe(gone.length);
 
     for (const [file, [inode, mtime, hash]] of after) {
@@ -106,7 +107,7 @@ describe('incremental output (unfiltered lists)', () => {
     const files = inventory(out);
 
     const summary = await rebuild(records([clientRecord(61, { name: 'NEW CLIENT' }, { id: 900, name: 'R0' })], true).filter((c) => c.id !== 60), true);
-    expect(summary).toMatchObject({ written: summary.files, linked: 0, removed: 0 });
+    expect(summary).toMatchObject({ written: summary.files, linked: 0, removed: 0, bytesWritten: summary.bytes });
     expect(lines(path.join(out, '_build/changed.txt')).sort()).toEqual([...inventory(out).keys()].sort());
     expect(lines(path.join(out, '_build/removed.txt'))).toEqual([]);
     expect(lines(manifestFile)[0]).toBe('path\tsize\tsha1');

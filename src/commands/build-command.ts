@@ -83,7 +83,7 @@ export function formatSummary(summary: BuildSummary): string {
     `  registrants  ${n(summary.registrants)}` +
       (summary.conflictedRegistrants > 0 ? ` (${n(summary.conflictedRegistrants)} with differing copies: latest dt_updated served)` : ''),
     `  pages        ${n(summary.pages)}`,
-    `  files        ${n(summary.files)}, ${(summary.bytes / 1e6).toFixed(1)} MB: ${n(summary.written)} written, ` +
+    `  files        ${n(summary.files)}, ${(summary.bytes / 1e6).toFixed(1)} MB: ${n(summary.written)} written (${(summary.bytesWritten / 1e6).toFixed(1)} MB), ` +
       `${n(summary.linked)} unchanged (linked), ${n(summary.removed)} removed`,
     `  time         ${summary.seconds.toFixed(1)} s (${Object.entries(summary.stages)
       .map(([stage, seconds]) => `${stage} ${seconds.toFixed(1)}`)
