@@ -5,18 +5,15 @@
  * changed ones (its `_build/changed.txt`) written from one preallocated buffer, in one thread. Like
  * floor-child.ts, no code of the build.
  */
-import { existsSync, linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { walkBuiltTree } from './built-tree.ts';
+import { floorSource } from './built-tree.ts';
 import { reportChild } from './child-stats.ts';
 
 const [built, target] = process.argv.slice(2);
 const changed = new Set(readFileSync(path.join(built!, '_build/changed.txt'), 'utf8').split('\n'));
 
-const { files, folders } = walkBuiltTree(built!);
-const buffer = Buffer.alloc(files.reduce((max, file) => Math.max(max, file.size), 0), 0x78);
-// A new folder, and nothing deleted here: the bench deletes trees, then lets the disk rest (recent-deletions.ts).
-if (existsSync(target!)) throw new Error(`${target} exists: the floor writes a new folder`);
+const { files, folders, buffer } = floorSource(built!, target!);
 
 await reportChild(async () => {
   let written = 0;

@@ -5,17 +5,14 @@
  * promise per file, and no code of the build (nothing from src/), so that the build cannot make its
  * own floor look slow.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { walkBuiltTree } from './built-tree.ts';
+import { floorSource } from './built-tree.ts';
 import { reportChild } from './child-stats.ts';
 
 const [built, target] = process.argv.slice(2);
 
-const { files, folders } = walkBuiltTree(built!);
-const buffer = Buffer.alloc(files.reduce((max, file) => Math.max(max, file.size), 0), 0x78);
-// A new folder, and nothing deleted here: the bench deletes trees, then lets the disk rest (recent-deletions.ts).
-if (existsSync(target!)) throw new Error(`${target} exists: the floor writes a new folder`);
+const { files, folders, buffer } = floorSource(built!, target!);
 
 await reportChild(async () => {
   let bytes = 0;

@@ -6,7 +6,7 @@
  *
  *   npx tsx scripts/bench/preview-throughput.ts <built folder> [runs]
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nginx } from '../../src/hosts/nginx/nginx.ts';
 import { MAP_FILE, choiceStep, listRoute, type RewriteMap } from '../../src/plan/rewrite-map.ts';
 import { freePort } from '../../test/support/real-servers.ts';
+import { writeNginxConf } from '../lib/nginx-conf.ts';
 import type { LoadFigures } from './load-child.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -111,32 +112,7 @@ function startPreview(dir: string, port: number): ChildProcess {
 function startNginx(map: RewriteMap, dir: string, scratch: string, port: number): ChildProcess {
   const site = path.join(scratch, 'lda-mirror.conf');
   writeFileSync(site, nginx.emit({ map, dir, listen: { address: '127.0.0.1', port } })[0]!.text);
-  const conf = path.join(scratch, 'nginx.conf');
-  const temp = (name: string) => `    ${name}_temp_path ${path.join(scratch, name)};`;
-  writeFileSync(
-    conf,
-    [
-      // As root, nginx's worker would otherwise run as nobody, who may not read the folder.
-      process.getuid?.() === 0 ? 'user root;' : '',
-      'worker_processes 1;',
-      'daemon off;',
-      `pid ${path.join(scratch, 'nginx.pid')};`,
-      'error_log stderr;',
-      'events {}',
-      'http {',
-      '    sendfile on;',
-      '    tcp_nopush on;',
-      '    include /etc/nginx/mime.types;',
-      '    access_log off;',
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp),
-      `    include ${site};`,
-      '}',
-      '',
-    ].join('\n'),
-  );
-  const test = spawnSync('nginx', ['-t', '-c', conf, '-p', `${scratch}/`], { encoding: 'utf8' });
-  if (test.error !== undefined || test.status !== 0) throw new Error(`nginx -t failed:\n${test.error?.message ?? test.stderr}`);
-  return pinned(SERVER_CORE, 'nginx', ['-c', conf, '-p', `${scratch}/`]);
+  return pinned(SERVER_CORE, 'nginx', writeNginxConf(scratch, site, ['sendfile on;', 'tcp_nopush on;']));
 }
 
 /** The load on the other core; its requests/s, after checking that every answer was a 200. */

@@ -142,7 +142,7 @@ export class RecordStore {
 
   /** The clients whose id is from `from` (inclusive) to `to` (exclusive), by id; null: no bound. */
   *clientsInIdRange(from: number | null, to: number | null): Generator<StoredClient> {
-    const sql = clientsInOrderSql('').replace('ORDER BY', 'WHERE c.id >= ? AND c.id < ? ORDER BY');
+    const sql = clientsInOrderSql('', '', 'WHERE c.id >= ? AND c.id < ?');
     yield* clientsOf(this.registrantsById(), this.db.prepare(sql), from ?? Number.MIN_SAFE_INTEGER, to ?? Number.MAX_SAFE_INTEGER);
   }
 
@@ -315,10 +315,11 @@ const NO_VALUES: (string | number | null)[] = [];
  * The clients' own columns (`ClientRow`), without their registrants': those come from
  * `RecordStore.registrantsById`, read once. Joining them in SQLite cost each pass a lookup and a
  * new string of the registrant's fields per client, about 40% of reading the clients (issue 13).
- * `columns`: more columns after those of `ClientRow`, each with its leading comma.
+ * `columns`: more columns after those of `ClientRow`, each with its leading comma; `where`: a WHERE
+ * clause on `c`, or none.
  */
-function clientsInOrderSql(ordering: Ordering, columns = ''): string {
-  return `SELECT c.id, c.fields, c.registrant_id, c.ascii${columns} FROM clients AS c ORDER BY ${ORDER_BY[ordering]}`;
+function clientsInOrderSql(ordering: Ordering, columns = '', where = ''): string {
+  return `SELECT c.id, c.fields, c.registrant_id, c.ascii${columns} FROM clients AS c ${where} ORDER BY ${ORDER_BY[ordering]}`;
 }
 
 /** The clients that have a value of a filter, by value, then in an ordering (for a filter by number, through its index of that). */

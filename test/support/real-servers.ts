@@ -1,7 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import path from 'node:path';
+import { writeNginxConf } from '../../scripts/lib/nginx-conf.ts';
 
 /**
  * Real web servers for the host tests, each started in the foreground on a free loopback port from a
@@ -27,33 +28,7 @@ export async function freePort(): Promise<number> {
 /** nginx with a stock-like nginx.conf (mime.types included) whose http block includes `siteConf`. */
 export async function startNginx(siteConf: string, folder: string, port: number): Promise<RealServer> {
   mkdirSync(path.join(folder, 'logs'), { recursive: true });
-  const conf = path.join(folder, 'nginx.conf');
-  writeFileSync(
-    conf,
-    [
-      // Tests run as root here, and temporary folders are private: the workers read as root too.
-      process.getuid?.() === 0 ? 'user root;' : '',
-      'worker_processes 1;',
-      'daemon off;',
-      `pid ${path.join(folder, 'nginx.pid')};`,
-      'error_log stderr;',
-      'events {}',
-      'http {',
-      '    include /etc/nginx/mime.types;',
-      '    access_log off;',
-      `    client_body_temp_path ${path.join(folder, 'body')};`,
-      `    proxy_temp_path ${path.join(folder, 'proxy')};`,
-      `    fastcgi_temp_path ${path.join(folder, 'fastcgi')};`,
-      `    uwsgi_temp_path ${path.join(folder, 'uwsgi')};`,
-      `    scgi_temp_path ${path.join(folder, 'scgi')};`,
-      `    include ${siteConf};`,
-      '}',
-      '',
-    ].join('\n'),
-  );
-  const test = spawnSync('nginx', ['-t', '-c', conf, '-p', `${folder}/`], { encoding: 'utf8' });
-  if (test.status !== 0) throw new Error(`nginx -t rejected the configuration:\n${test.stderr}`);
-  return startProcess('nginx', ['-c', conf, '-p', `${folder}/`], port);
+  return startProcess('nginx', writeNginxConf(folder, siteConf), port);
 }
 
 /** Caddy from a Caddyfile, with its data and config folders inside `folder`. */
