@@ -38,9 +38,14 @@ export class RecordStore {
     this.insertPreviousFile = db.prepare('INSERT OR REPLACE INTO previous_files (path, size, hash) VALUES (?, ?, ?)');
   }
 
-  /** A new, empty store at `file` (an existing file there is replaced). */
+  /**
+   * A new, empty store at `file` (an existing file there is replaced). Its cache is as small as a
+   * render thread's: the pages it held stay in this process's memory, freed but not given back, while
+   * the render threads run, and 32 MB bought no faster load or index (at 134,719 and 300,000 records
+   * on tmpfs, the same seconds; peak RSS 8-13 MB lower at 134,719, 17 MB at 300,000 with one format).
+   */
   static create(file: string): RecordStore {
-    const db = openScratchDatabase(file, { create: true, cacheMb: 32 });
+    const db = openScratchDatabase(file, { create: true, cacheMb: 8 });
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec(SCHEMA);
     return new RecordStore(db, file);
