@@ -14,7 +14,8 @@ import { timedStages } from './report/timed-stages.ts';
 import { checkRecordsInAreRecordsOut } from './check/records-balance.ts';
 import { RecordStore } from './store/record-store.ts';
 import { serve } from './hosts/serve/serve.ts';
-import { clearChangeLists, readManifestBatches } from './write/manifest.ts';
+import { clearChangeLists } from './write/manifest.ts';
+import { loadPreviousManifest } from './produce/previous-manifest.ts';
 import { openOutputSlot } from './write/output-slot.ts';
 import { buildFingerprint, readBuildRecord, writeBuildRecord } from './write/build-record.ts';
 import type { BuildFault } from './produce/thread-settings.ts';
@@ -106,12 +107,12 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     // The clients' record files in ranges of about 4,096 clients, each a unit of a render thread.
     const units = siteUnits(map, store.clientIdBounds(Math.min(64, Math.ceil(counts.clients / 4096))));
 
+    // The compare and render threads open the store themselves; this connection holds it exclusively.
+    store.close();
     if (slot.previousDir !== undefined) {
       progress.stage('compare');
-      await loadPreviousManifest(store, slot.previousDir);
+      await loadPreviousManifest(store.file, slot.previousDir);
     }
-    // The render thread opens the store itself; this connection holds it exclusively.
-    store.close();
 
     progress.stage('write');
     // The configuration of the host that needs no other (`npx serve dist`), listed and linked like every file.
@@ -190,11 +191,4 @@ function planFilter(store: RecordStore, name: FilterName): { input: FilterInput;
     pages += last;
   }
   return { input: { name, choices, lastPages }, pages };
-}
-
-/** The previous build's manifest, into the store, where the render thread compares each file with it. */
-async function loadPreviousManifest(store: RecordStore, previousDir: string): Promise<void> {
-  for await (const batch of readManifestBatches(previousDir)) {
-    store.transaction(() => batch.forEach((entry) => store.addPreviousFile(entry.path, entry.size, entry.hash)));
-  }
 }

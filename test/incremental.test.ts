@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type BuildSummary } from '../src/build.ts';
@@ -176,5 +176,34 @@ describe('incremental output with filtered lists', () => {
     expect(new Set(differing.map(place))).toEqual(
       new Set(['api/v1/clients', 'api/v1/clients/4', 'api/v1/clients/91', 'rewrite-map.json', ...['registrant_id=900', 'registrant_id=901', 'registrant_id=902', 'client_state=TX', 'client_state=AK', 'client_state=VA', 'client_country=CA', 'client_country=US'].map((folder) => `api/v1/clients/${folder}`)]),
     );
+  });
+});
+
+describe('comparing with the previous build', () => {
+  const temp = tempFolder();
+  const out = path.join(temp.path, 'out');
+  const input = path.join(temp.path, 'in.ndjson');
+  afterAll(() => temp.remove());
+
+  it('a previous manifest that cannot be read fails the build with the reading thread\'s error, and the output stays as it was', async () => {
+    writeFileSync(input, ndjson([clientRecord(1), clientRecord(2)]));
+    const options = resolveBuildOptions({ input: [input], out, baseUrl: 'https://m.example.org', filters: 'none' });
+    await build(options);
+    const manifest = path.join(out, '_build/manifest.tsv');
+    const listed = readFileSync(manifest, 'utf8');
+    // A folder where the manifest was: the compare thread's first read fails.
+    rmSync(manifest);
+    mkdirSync(manifest);
+    const before = inventory(out);
+    const buildDir = realpathSync(out);
+
+    await expect(build({ ...options, force: true })).rejects.toThrow(`cannot compare with the previous build: ${path.join(buildDir, '_build/manifest.tsv')}: EISDIR`);
+    expect(realpathSync(out)).toBe(buildDir);
+    expect(inventory(out)).toEqual(before);
+    // Mended, the next build compares with it again: every file unchanged, linked.
+    rmSync(manifest, { recursive: true });
+    writeFileSync(manifest, listed);
+    const summary = await build({ ...options, force: true });
+    expect(summary).toMatchObject({ written: 0, linked: before.size, removed: 0 });
   });
 });
