@@ -73,6 +73,7 @@ Options:
 
 export function formatSummary(summary: BuildSummary): string {
   const n = (value: number) => value.toLocaleString('en-US');
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
   const lines = [
     summary.upToDate
       ? `Up to date: ${summary.out} was built from the same inputs, options and program; nothing written (--force builds anyway) in ${summary.seconds.toFixed(1)} s`
@@ -83,7 +84,7 @@ export function formatSummary(summary: BuildSummary): string {
     `  registrants  ${n(summary.registrants)}` +
       (summary.conflictedRegistrants > 0 ? ` (${n(summary.conflictedRegistrants)} with differing copies: latest dt_updated served)` : ''),
     `  pages        ${n(summary.pages)}`,
-    `  files        ${n(summary.files)}, ${(summary.bytes / 1e6).toFixed(1)} MB: ${n(summary.written)} written (${(summary.bytesWritten / 1e6).toFixed(1)} MB), ` +
+    `  files        ${n(summary.files)}, ${mb(summary.bytes)}: ${n(summary.written)} written (${mb(summary.bytesWritten)}), ` +
       `${n(summary.linked)} unchanged (linked), ${n(summary.removed)} removed`,
     `  time         ${summary.seconds.toFixed(1)} s (${Object.entries(summary.stages)
       .map(([stage, seconds]) => `${stage} ${seconds.toFixed(1)}`)

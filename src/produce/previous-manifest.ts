@@ -11,8 +11,8 @@ export interface CompareThreadData {
  * compares the files it renders with it (previous-manifest-worker.ts). In a thread of its own: its
  * hundreds of thousands of lines leave garbage behind, which in this thread would stay in its heap
  * (70 MB of V8 heap at 134,719 records, 46 MB of it counted as used) while the render threads run,
- * and count in the build's peak memory; a thread's heap goes when it ends. The store must be closed
- * by this thread before: this connection holds it exclusively.
+ * and count in the build's peak memory; a thread's heap goes when it ends. The caller closes its own
+ * connection to the store first: that one holds the store exclusively.
  */
 export function loadPreviousManifest(storeFile: string, previousDir: string): Promise<void> {
   const data: CompareThreadData = { storeFile, previousDir };
