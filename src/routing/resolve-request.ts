@@ -146,7 +146,7 @@ function matchRoute(map: RewriteMap, path: string): RouteMatch | undefined {
  * Leading zeros of an id are dropped; an id longer than `idDigits` names no record, but its path
  * without the final slash is still redirected (the redirect does not look the record up).
  */
-function matchPath(routePath: string, path: string, idDigits: number, missingSlash: boolean): string | undefined {
+export function matchPath(routePath: string, path: string, idDigits: number, missingSlash: boolean): string | undefined {
   const at = routePath.indexOf('{id}');
   if (at < 0) return path === routePath ? '' : undefined;
   const prefix = routePath.slice(0, at);

@@ -1,0 +1,126 @@
+import { ALLOWED_METHODS, API_HEADERS, CLIENT_PATH_PREFIX, LIST_PATH, REGISTRANT_PATH_PREFIX } from '../contract.ts';
+import { jsonStringContent, jsonText } from '../json-text.ts';
+import { QueryBundle, type ReadFile } from '../bundle/query-bundle.ts';
+import { formatSuffix, registrantBody } from '../render/bodies.ts';
+import { MAX_QUERY_FIELDS, lastValues, queryFieldCount, queryPairs } from '../routing/query-pairs.ts';
+import { matchPath, normalizePath, splitTarget } from '../routing/resolve-request.ts';
+import { orderClients, type OrderedClients } from './client-order.ts';
+import { selectClients } from './client-selection.ts';
+import { readFilters } from './filter-form.ts';
+import { clientText, listPage } from './list-answer.ts';
+import { orderingTerms } from './ordering-terms.ts';
+import { ResultCache } from './result-cache.ts';
+
+/**
+ * The answerer: any request answered exactly as the live service answers it (contract section 9),
+ * from the query bundle of a build. It has no Node API in it: the preview runs it in Node, the
+ * Cloudflare Worker in workerd, the Netlify and Vercel edge functions in Deno and Vercel's edge
+ * runtime, each handing it a way to read a file of the build (`ReadFile`).
+ *
+ * Errors, first match wins: a path outside the API (404), the method (405), a missing final slash
+ * (301), more than 1,000 query fields (400, as Django refuses them), `format` (404), the filters'
+ * values (400), `page` (404). Nothing else is an error.
+ */
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  /** Sent for GET; a HEAD answer is the same without it. */
+  body: string;
+}
+
+export interface AnswererOptions {
+  /** Called between long steps of one answer, so that a server can answer others meanwhile. */
+  pause?: () => Promise<void>;
+}
+
+export interface Answerer {
+  answer(method: string, target: string): Promise<Reply>;
+  /** The bundle, once an answer has opened it: for tests and benchmarks that count its reads. */
+  readonly bundle: QueryBundle | undefined;
+}
+
+/** Longest id a record path may name (as the rewrite map's `idDigits`): no record has a longer one. */
+const ID_DIGITS = 16;
+
+export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): Answerer {
+  const pause = options.pause ?? (async () => {});
+  const results = new ResultCache<OrderedClients>();
+  let opened: Promise<QueryBundle> | undefined;
+  let bundle: QueryBundle | undefined;
+  const open = () =>
+    (opened ??= QueryBundle.open(read).then((found) => {
+      if (found === undefined) throw new Error('this build has no query bundle (bundle/manifest.json): build it again with this version');
+      return (bundle = found);
+    }));
+
+  return {
+    get bundle() {
+      return bundle;
+    },
+    async answer(method, target) {
+      const { rawPath, rawQuery } = splitTarget(target);
+      const path = normalizePath(rawPath);
+      const route = routeOf(path);
+      if (route === undefined) return detail(404, 'Not found.');
+      if (!(ALLOWED_METHODS as readonly string[]).includes(method)) return detail(405, `Method "${method}" not allowed.`);
+      if (!path.endsWith('/')) return { status: 301, headers: { ...API_HEADERS, Location: `${path}/${rawQuery === undefined ? '' : `?${rawQuery}`}` }, body: '' };
+      if (queryFieldCount(rawQuery ?? '') > MAX_QUERY_FIELDS) return detail(400, `Too many query parameters: at most ${MAX_QUERY_FIELDS}.`);
+      const pairs = queryPairs(rawQuery ?? '');
+      const values = lastValues(pairs);
+      const found = await open();
+      const format = values.get('format') ?? '';
+      if (!(found.manifest.formats as string[]).includes(format)) return detail(404, 'Not found.');
+      if (route.kind === 'list') return listAnswer(found, pairs, values);
+      const body = await recordBody(found, route.kind, Number(route.id), format);
+      return body === undefined ? detail(404, 'Not found.') : ok(body);
+    },
+  };
+
+  async function listAnswer(found: QueryBundle, pairs: [string, string][], values: Map<string, string>): Promise<Reply> {
+    const filters = readFilters(values, found.manifest.choices);
+    if ('errorBody' in filters) return { status: 400, headers: { ...API_HEADERS }, body: filters.errorBody };
+    const terms = orderingTerms(values.get('ordering'));
+    const key = JSON.stringify([filters.criteria, terms], (_, value: unknown) => (value instanceof Uint8Array ? Array.from(value) : value));
+    let clients = results.get(key);
+    if (clients === undefined) {
+      clients = await orderClients(found, await selectClients(found, filters.criteria, pause), terms);
+      results.set(key, clients, clients.count);
+    }
+    const body = await listPage(found, clients, pairs, values);
+    return body === undefined ? detail(404, 'Invalid page.') : ok(body);
+  }
+}
+
+type Route = { kind: 'list' } | { kind: 'client' | 'registrant'; id: string };
+
+/** The resource a path names, with or without its final slash; undefined outside the API. */
+function routeOf(path: string): Route | undefined {
+  const withSlash = path.endsWith('/') ? path : `${path}/`;
+  if (withSlash === LIST_PATH) return { kind: 'list' };
+  const missingSlash = withSlash !== path;
+  for (const [kind, prefix] of [['client', CLIENT_PATH_PREFIX], ['registrant', REGISTRANT_PATH_PREFIX]] as const) {
+    const id = matchPath(`${prefix}{id}/`, withSlash, ID_DIGITS, missingSlash);
+    if (id !== undefined) return { kind, id };
+  }
+  return undefined;
+}
+
+/** A record's body (contract section 4), or undefined when no such record is served. */
+async function recordBody(bundle: QueryBundle, kind: 'client' | 'registrant', id: number, format: string): Promise<string | undefined> {
+  const base = jsonStringContent(bundle.manifest.baseUrl);
+  const suffix = jsonStringContent(formatSuffix(format));
+  if (kind === 'registrant') {
+    const fields = await bundle.registrantFields(id);
+    return fields === undefined ? undefined : registrantBody(base, suffix, id, fields);
+  }
+  const index = await bundle.findClient(id);
+  return index < 0 ? undefined : clientText(bundle, index, base, suffix);
+}
+
+function ok(body: string): Reply {
+  return { status: 200, headers: { ...API_HEADERS }, body };
+}
+
+function detail(status: number, text: string): Reply {
+  return { status, headers: { ...API_HEADERS }, body: jsonText({ detail: text }) };
+}

@@ -1,0 +1,67 @@
+import { LIST_PATH, PAGE_SIZE } from '../contract.ts';
+import { jsonStringContent } from '../json-text.ts';
+import type { QueryBundle } from '../bundle/query-bundle.ts';
+import { assemblePage, clientBody, formatSuffix, pageHead } from '../render/bodies.ts';
+import { pageQuery } from '../render/query-string.ts';
+import { pythonInt } from '../routing/python-text.ts';
+import type { OrderedClients } from './client-order.ts';
+
+/**
+ * A page of the list as Django REST Framework's PageNumberPagination answers it (contract section 9):
+ * `page_size` read as Python's `int()` (above 25, or not a positive integer: 25), `page` absent for 1, `last` for the last, else Python's `int()` from 1 to the last page; the links made
+ * again from every parameter of the request (render/query-string.ts). The body is made by the
+ * build's own renderer (render/bodies.ts), so a page the build also wrote is the same bytes.
+ *
+ * The page's body, or undefined for a page that does not exist (404 `Invalid page.`).
+ */
+export async function listPage(
+  bundle: QueryBundle,
+  clients: OrderedClients,
+  pairs: readonly (readonly [string, string])[],
+  values: ReadonlyMap<string, string>,
+): Promise<string | undefined> {
+  const size = pageSize(values.get('page_size'));
+  const last = Math.max(1, Math.ceil(clients.count / size));
+  const page = pageNumber(values.get('page'), last);
+  if (page === undefined) return undefined;
+  const { baseUrl } = bundle.manifest;
+  const link = (to: number) => (to < 1 || to > last ? 'null' : `"${jsonStringContent(listLink(baseUrl, pairs, to))}"`);
+  const base = jsonStringContent(baseUrl);
+  const suffix = jsonStringContent(formatSuffix(values.get('format') ?? ''));
+  // Read in parallel: at the edge each chunk a page needs is a request of its own.
+  const results = await Promise.all(clients.slice((page - 1) * size, page * size).map((index) => clientText(bundle, index, base, suffix)));
+  return assemblePage({ head: pageHead(clients.count, link(page + 1), link(page - 1)), results });
+}
+
+/** `{base}/api/v1/clients/` and the request's parameters, `page` set to `page`. */
+function listLink(baseUrl: string, pairs: readonly (readonly [string, string])[], page: number): string {
+  const query = pageQuery(pairs, 'page', page);
+  return `${baseUrl}${LIST_PATH}${query === '' ? '' : `?${query}`}`;
+}
+
+/** DRF's `get_page_size` with `max_page_size` 25: a positive integer, at most 25; anything else 25. */
+function pageSize(value: string | undefined): number {
+  const size = value === undefined ? undefined : pythonInt(value);
+  return size === undefined || size < 1 ? PAGE_SIZE : Math.min(size, PAGE_SIZE);
+}
+
+/**
+ * The page asked for, if it exists: absent is 1, `last` the last, else Python's `int()`. An empty
+ * `page` is not a number to DRF 3.14 (`query_params.get('page', 1)` gives '') and so a 404, as the
+ * exact-3k set has it (case 429), although section 9 of the contract says it is page 1.
+ */
+function pageNumber(value: string | undefined, last: number): number | undefined {
+  if (value === undefined) return 1;
+  if (value === 'last') return last;
+  const page = pythonInt(value);
+  return page !== undefined && page >= 1 && page <= last ? page : undefined;
+}
+
+/** The body of the client at a global index (contract section 4), as inside a page and in its record file. */
+export async function clientText(bundle: QueryBundle, index: number, base: string, suffix: string): Promise<string> {
+  const { chunk, at } = await bundle.clientAt(index);
+  const registrantId = chunk.registrants![at]!;
+  const registrantFields = await bundle.registrantFields(registrantId);
+  if (registrantFields === undefined) throw new Error(`the query bundle has no registrant ${registrantId} for client ${chunk.ids[at]}`);
+  return clientBody(base, suffix, { id: chunk.ids[at]!, fields: chunk.text(at), registrantId, registrantFields });
+}

@@ -1,0 +1,43 @@
+import { isPythonSpace } from '../routing/python-text.ts';
+
+/**
+ * The order of a list as Django REST Framework's OrderingFilter reads `ordering` (contract section 9):
+ * the value split at commas, each term stripped of white space, the terms on `id`, `name` or
+ * `effective_date` (with or without a leading `-`) kept and the others dropped; no term left is
+ * ascending id. The reference then sorts by `id` in the direction of the last term, unless that term
+ * is on `id` already.
+ *
+ * What is returned is the order in effect: terms up to the first on `id` (which is unique, so nothing
+ * after it can matter), ending with the `id` term that breaks ties.
+ */
+export type SortField = 'name' | 'date' | 'id';
+
+export interface SortTerm {
+  field: SortField;
+  descending: boolean;
+}
+
+const FIELDS: Record<string, SortField> = { id: 'id', name: 'name', effective_date: 'date' };
+
+export function orderingTerms(value: string | undefined): SortTerm[] {
+  const kept: SortTerm[] = [];
+  for (const raw of (value ?? '').split(',')) {
+    const term = stripPython(raw);
+    const descending = term.startsWith('-');
+    const name = descending ? term.slice(1) : term;
+    if (Object.hasOwn(FIELDS, name)) kept.push({ field: FIELDS[name]!, descending });
+  }
+  if (kept.length === 0) return [{ field: 'id', descending: false }];
+  const firstId = kept.findIndex((term) => term.field === 'id');
+  if (firstId >= 0) return kept.slice(0, firstId + 1);
+  return [...kept, { field: 'id', descending: kept.at(-1)!.descending }];
+}
+
+/** Python's `str.strip()`: white space as `str.isspace` knows it, from both ends. */
+export function stripPython(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isPythonSpace(text.charCodeAt(start))) start++;
+  while (end > start && isPythonSpace(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}

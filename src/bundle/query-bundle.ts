@@ -1,0 +1,126 @@
+import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, type BundleManifest } from './bundle-manifest.ts';
+import { decodeIndexSegment, type IndexSegment } from './index-segment.ts';
+import { decodeNameOrder, type NameOrder } from './name-order.ts';
+import { decodeRecordTexts, type RecordTexts } from './record-texts.ts';
+import { decodeRegistrantIndex, type RegistrantIndex } from './registrant-index.ts';
+import { upperBound } from './sorted-arrays.ts';
+
+/**
+ * How the answerer reads a file of the build: the path relative to the built folder, the bytes, or
+ * undefined when there is no such file. The world is passed in (a folder on disk, Workers' static
+ * assets, a CDN): the answerer runs in Node, workerd and Deno alike.
+ */
+export type ReadFile = (file: string) => Promise<Uint8Array | undefined>;
+
+/**
+ * The query bundle of one build, read through `read` as the answers need its files: each file once,
+ * decoded and kept, except the client chunks, of which the most recently used are kept.
+ */
+export class QueryBundle {
+  private readonly loaded = new Map<string, Promise<unknown>>();
+  private readonly chunkCache = new Map<number, Promise<RecordTexts>>();
+  /** Every file read so far, for the count of reads an answer costs. */
+  reads = 0;
+  private readonly packFirstIds: number[];
+
+  private constructor(
+    private readonly read: ReadFile,
+    readonly manifest: BundleManifest,
+    private readonly chunkLimit: number,
+  ) {
+    this.packFirstIds = manifest.registrantPacks.map((pack) => pack.firstId);
+  }
+
+  /** The bundle of the build that `read` reads; undefined when it has none. */
+  static async open(read: ReadFile, options: { chunkLimit?: number } = {}): Promise<QueryBundle | undefined> {
+    const bytes = await read(BUNDLE_MANIFEST);
+    if (bytes === undefined) return undefined;
+    const manifest = JSON.parse(new TextDecoder().decode(bytes)) as BundleManifest;
+    if (manifest.format !== BUNDLE_FORMAT) throw new Error(`${BUNDLE_MANIFEST}: format ${String(manifest.format)}, this program reads ${BUNDLE_FORMAT}: build again`);
+    const bundle = new QueryBundle(read, manifest, options.chunkLimit ?? 2048);
+    bundle.reads = 1;
+    return bundle;
+  }
+
+  /** Every index segment, in id order. */
+  segments(): Promise<IndexSegment[]> {
+    return this.once('segments', () => Promise.all(this.manifest.segments.map((segment) => this.file(segment.file, decodeIndexSegment))));
+  }
+
+  nameOrder(): Promise<NameOrder> {
+    return this.once('nameOrder', () => this.file(this.manifest.nameOrder, decodeNameOrder));
+  }
+
+  registrantIndex(): Promise<RegistrantIndex> {
+    return this.once('registrantIndex', () => this.file(this.manifest.registrantIndex, decodeRegistrantIndex));
+  }
+
+  /** The chunk that holds the client of a global index, and the client's place in it. */
+  async clientAt(index: number): Promise<{ chunk: RecordTexts; at: number }> {
+    const { starts } = this.manifest.chunks;
+    const k = upperBound(starts, index) - 1;
+    return { chunk: await this.chunk(k), at: index - starts[k]! };
+  }
+
+  /** The global index of the client with `id`, or -1. */
+  async findClient(id: number): Promise<number> {
+    const { firstIds, starts } = this.manifest.chunks;
+    const k = upperBound(firstIds, id) - 1;
+    if (k < 0) return -1;
+    const at = (await this.chunk(k)).find(id);
+    return at < 0 ? -1 : starts[k]! + at;
+  }
+
+  /** The fields of the registrant with `id` that some client embeds, or undefined. */
+  async registrantFields(id: number): Promise<string | undefined> {
+    if ((await this.registrantIndex()).find(id) < 0) return undefined;
+    const { registrantOverlay, registrantPacks } = this.manifest;
+    if (registrantOverlay !== null) {
+      const overlay = await this.pack(registrantOverlay);
+      const at = overlay.find(id);
+      if (at >= 0) return overlay.text(at);
+    }
+    const part = registrantPacks[upperBound(this.packFirstIds, id) - 1];
+    if (part === undefined || id > part.lastId) return undefined;
+    const pack = await this.pack(part.file);
+    const at = pack.find(id);
+    return at < 0 ? undefined : pack.text(at);
+  }
+
+  private pack(file: string): Promise<RecordTexts> {
+    return this.once(file, () => this.file(file, decodeRecordTexts));
+  }
+
+  private chunk(k: number): Promise<RecordTexts> {
+    let chunk = this.chunkCache.get(k);
+    if (chunk !== undefined) {
+      // Most recently used last: a Map keeps insertion order.
+      this.chunkCache.delete(k);
+    } else {
+      chunk = this.file(chunkFile(this.manifest.chunks.firstIds[k]!), decodeRecordTexts);
+      chunk.catch(() => this.chunkCache.delete(k));
+      if (this.chunkCache.size >= this.chunkLimit) this.chunkCache.delete(this.chunkCache.keys().next().value!);
+    }
+    this.chunkCache.set(k, chunk);
+    return chunk;
+  }
+
+  private once<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let value = this.loaded.get(key) as Promise<T> | undefined;
+    if (value === undefined) {
+      value = load();
+      this.loaded.set(key, value);
+      // A failed read is tried again by the next answer, not remembered.
+      value.catch(() => this.loaded.delete(key));
+    }
+    return value;
+  }
+
+  private async file<T>(name: string, decode: (bytes: Uint8Array, file: string) => T): Promise<T> {
+    const path = `${BUNDLE_FOLDER}${name}`;
+    this.reads++;
+    const bytes = await this.read(path);
+    if (bytes === undefined) throw new Error(`${path}: the query bundle names this file, but the build has none`);
+    return decode(bytes, path);
+  }
+}
