@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { joinVerifiedFacts } from '../check/build-verifier.ts';
+import { joinVerifiedFacts } from '../check/verified-facts.ts';
 import { sharedVerifiedResults } from '../check/verified-results.ts';
 import { recordLinkSuffix } from '../render/bodies.ts';
 import { RecordStore } from '../store/record-store.ts';
