@@ -1,5 +1,5 @@
 import type { Format } from '../contract.ts';
-import type { VerifiedFacts } from '../check/build-verifier.ts';
+import type { VerifiedFacts } from '../check/verified-facts.ts';
 import type { SharedVerifiedResults } from '../check/verified-results.ts';
 import type { RewriteMap } from '../plan/rewrite-map.ts';
 import type { SiteUnit } from '../plan/site-units.ts';
