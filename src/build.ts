@@ -1,13 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import type { BuildOptions } from './config.ts';
 import type { InputProblem } from './errors.ts';
-import { ORDERINGS, type FilterName } from './contract.ts';
+import { ORDERINGS } from './contract.ts';
 import { findInputFiles } from './ingest/find-input-files.ts';
 import { loadRecords } from './ingest/load-records.ts';
 import { filterChoices } from './choices/filter-choices.ts';
-import { lastPageFor } from './plan/page-count.ts';
-import { createRewriteMap, listRoute, type FilterInput } from './plan/rewrite-map.ts';
-import { siteFileCount, siteUnits, valueCounts } from './render/site-files.ts';
+import { planFilter } from './plan/filter-plans.ts';
+import { listRoute } from './plan/rewrite-map.ts';
+import { createRewriteMap } from './plan/rewrite-map-builder.ts';
+import { siteFileCount, siteUnits } from './plan/site-units.ts';
 import { produceSite } from './produce/produce-site.ts';
 import { silentProgress, type Progress } from './report/progress.ts';
 import { timedStages } from './report/timed-stages.ts';
@@ -95,7 +96,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     progress.stage('index');
     store.index(options.filters);
     const counts = store.counts();
-    const filters = options.filters.map((name) => planFilter(store, name));
+    const filters = options.filters.map((name) => planFilter(store, name, filterChoices(name)));
     const map = createRewriteMap({
       baseUrl: options.baseUrl,
       formats: options.formats,
@@ -175,20 +176,4 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     await slot.abandon();
     throw error;
   }
-}
-
-/**
- * A filter's lists, from the store: the values it accepts that clients have, the last page of those
- * with more than one (for the map), and how many pages all of its lists have in one format and ordering.
- */
-function planFilter(store: RecordStore, name: FilterName): { input: FilterInput; pages: number } {
-  const choices = filterChoices(name);
-  const lastPages: Record<string, number> = {};
-  let pages = 0;
-  for (const [value, count] of valueCounts(store, name, choices)) {
-    const last = lastPageFor(count);
-    if (last > 1) lastPages[value] = last;
-    pages += last;
-  }
-  return { input: { name, choices, lastPages }, pages };
 }

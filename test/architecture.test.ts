@@ -19,11 +19,12 @@ const ALLOWED: Record<string, string[]> = {
   commands: ['index', 'config', 'report', 'hosts', 'sync', 'write'],
   // The library's entry (what `import ... from 'lda-clients-mirror'` gives): the commands' functions.
   index: ['build', 'config', 'preview', 'report', 'check', 'hosts', 'built-folder', 'sync', 'write', 'plan'],
-  build: ['config', 'ingest', 'store', 'plan', 'render', 'produce', 'write', 'report', 'check', 'hosts', 'choices'],
-  // The build's verifier knows the units the render threads take (render), and is run by them (produce).
+  // The build plans (plan) and leaves the rendering to the render threads (produce): it imports no render.
+  build: ['config', 'ingest', 'store', 'plan', 'produce', 'write', 'report', 'check', 'hosts', 'choices'],
+  // The build's verifier knows the units the render threads take (plan) and the pages they render (render), and is run by them (produce).
   check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest', 'render'],
   config: [],
-  ingest: ['render', 'store', 'worker-thread'],
+  ingest: ['store', 'worker-thread'],
   store: [],
   // The values the state and country filters accept: the live service's lists, as data.
   choices: [],

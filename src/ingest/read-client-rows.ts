@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { InputError, type InputProblem } from '../errors.ts';
-import { clientFields, registrantFields } from '../render/record-fields.ts';
 import type { FilterCodes } from '../store/record-store.ts';
 import { readRecordFile } from './read-record-file.ts';
+import { clientFields, registrantFields } from './record-fields.ts';
 import { validateClient } from './validate-record.ts';
 
 export interface ReadOptions {

@@ -1,29 +1,11 @@
-import {
-  API_HEADERS,
-  ALLOWED_METHODS,
-  CLIENT_PATH_PREFIX,
-  FILTERS,
-  FORMATS,
-  LIST_PATH,
-  LIVE_FILTERS,
-  ORDERINGS,
-  UNANSWERABLE_FILTERS,
-  PAGE_SIZE,
-  REGISTRANT_PATH_PREFIX,
-  type FilterName,
-  type Format,
-} from '../contract.ts';
-import { jsonText } from '../json-text.ts';
-import { lastPageFor } from './page-count.ts';
-import { EMPTY_LIST_FILE, INDEX_FILE, parameterFolder, recordFileName } from './site-layout.ts';
-
 /**
  * The rewrite map: one JSON file beside the site that says, as data, how any request is judged and
  * which file answers it. Each route lists its steps in the order the contract judges a request
  * (section 5: method, format, ordering, page_size, filters, page); the preview, the Cloudflare Worker
  * and the CloudFront Function run the one router over it (src/routing/), and every other host's
  * emitter translates the steps into its own syntax. Its format is documented in docs/rewrite-map.md;
- * `MAP_FORMAT` changes when it does.
+ * `MAP_FORMAT` changes when it does. This file holds its shape and the accessors that hosts read;
+ * `createRewriteMap` (rewrite-map-builder.ts) makes it, and error-answers.ts writes its error texts.
  */
 export const MAP_FORMAT = 'lda-clients-mirror/rewrite-map@3';
 export const MAP_FILE = 'rewrite-map.json';
@@ -178,177 +160,8 @@ export interface ErrorAnswers {
 
 export type ErrorName = keyof ErrorAnswers;
 
-export interface MapInput {
-  baseUrl: string;
-  formats: readonly Format[];
-  clients: number;
-  registrants: number;
-  /** The filters built, in a fixed order: a choice filter's accepted values, and the last page of each value that has more than one. */
-  filters: readonly FilterInput[];
-}
-
-export interface FilterInput {
-  name: FilterName;
-  /** The values a choice filter accepts; undefined for a number filter. */
-  choices: readonly string[] | undefined;
-  lastPages: Record<string, number>;
-}
-
-/** Methods whose 405 body is also written as a file, for hosts that cannot fill in a template. */
-const COMMON_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-
 /** Longest id looked up as a file: longer digit strings cannot name a record (and would make long paths). */
 export const MAX_ID_DIGITS = 16;
-
-export function createRewriteMap(input: MapInput): RewriteMap {
-  const formats = FORMATS.filter((format) => input.formats.includes(format));
-  const method: MethodStep = { step: 'method', allowed: [...ALLOWED_METHODS], error: 'methodNotAllowed' };
-  const recordFormat: ChoiceStep = {
-    step: 'choice',
-    param: 'format',
-    choices: Object.fromEntries(formats.map((format) => [format, recordFileName(format)])),
-    sets: 'format',
-    error: 'notFound',
-  };
-  const recordRoute = (name: string, prefix: string, count: number): Route => ({
-    name,
-    path: `${prefix}{id}/`,
-    steps: [method, recordFormat],
-    file: `${prefix.slice(1)}{id}/{format}`,
-    missingFile: 'notFound',
-    count,
-  });
-  return {
-    format: MAP_FORMAT,
-    baseUrl: input.baseUrl,
-    headers: { ...API_HEADERS },
-    paths: { collapseSlashes: true, missingSlash: { status: 301, after: 'method' }, idDigits: MAX_ID_DIGITS },
-    routes: [
-      {
-        name: 'list',
-        path: LIST_PATH,
-        steps: [
-          method,
-          { step: 'choice', param: 'format', choices: folderChoices('format', formats), sets: 'format', error: 'notFound' },
-          { step: 'choice', param: 'ordering', choices: folderChoices('ordering', ORDERINGS), sets: 'ordering', error: 'unsupportedOrdering' },
-          { step: 'pageSize', param: 'page_size', served: PAGE_SIZE, error: 'unsupportedPageSize' },
-          {
-            step: 'filters',
-            served: input.filters.map(servedFilter),
-            rejected: LIVE_FILTERS.filter((name) => !input.filters.some((filter) => filter.name === name)),
-            error: 'unsupportedFilter',
-            combinedError: 'combinedFilters',
-            sets: 'filter',
-          },
-          {
-            step: 'page',
-            param: 'page',
-            last: lastPageFor(input.clients),
-            lastAlias: 'last',
-            sets: 'page',
-            firstFile: INDEX_FILE,
-            otherFile: 'page={n}.json',
-            error: 'invalidPage',
-            firstMissing: 'emptyList',
-          },
-        ],
-        file: `${LIST_PATH.slice(1)}{filter}{format}{ordering}{page}`,
-        missingFile: 'invalidPage',
-        count: input.clients,
-      },
-      recordRoute('client', CLIENT_PATH_PREFIX, input.clients),
-      recordRoute('registrant', REGISTRANT_PATH_PREFIX, input.registrants),
-    ],
-    errors: errorAnswersFor(input.filters.map((filter) => filter.name)),
-  };
-}
-
-function servedFilter({ name, choices, lastPages }: FilterInput): ServedFilter {
-  return {
-    param: name,
-    values: choices === undefined ? 'number' : 'choice',
-    ...(choices === undefined ? {} : { choices: [...choices] }),
-    folder: parameterFolder(name, '{value}'),
-    error: choices === undefined ? 'invalidNumber' : 'invalidChoice',
-    lastPages,
-  };
-}
-
-function errorAnswersFor(served: readonly FilterName[]): ErrorAnswers {
-  const supportedOrderings = ORDERINGS.filter((o) => o !== '').sort().join(', ');
-  const builtAdvice =
-    served.length === 0 ? 'this mirror was built without filters' : `this mirror answers one filter at a time, of ${served.join(', ')}`;
-  const adviceFor = (name: string): string =>
-    UNANSWERABLE_FILTERS[name] ??
-    `this mirror was built without it (${builtAdvice}); build it with --filters ${[...served, name].join(',')}`;
-  const pairs = served.flatMap((first, at) => served.slice(at + 1).map((second) => [first, second] as const));
-  const choiceFilters = served.filter((name) => FILTERS[name].values !== 'number');
-  const numberFilters = served.filter((name) => FILTERS[name].values === 'number');
-  return {
-    notFound: detail(404, 'errors/404-not-found.json', 'Not found.'),
-    invalidPage: detail(404, 'errors/404-invalid-page.json', 'Invalid page.'),
-    methodNotAllowed: {
-      ...detail(405, 'errors/405.json', 'Method not allowed.', 'Method "{method}" not allowed.'),
-      variants: Object.fromEntries(
-        COMMON_METHODS.map((method) => [method, detail(405, `errors/405-${method}.json`, `Method "${method}" not allowed.`)]),
-      ),
-    },
-    unsupportedOrdering: detail(
-      400,
-      'errors/400-ordering.json',
-      `Unsupported ordering. Supported: ${supportedOrderings}.`,
-      `Unsupported ordering "{value}". Supported: ${supportedOrderings}.`,
-    ),
-    unsupportedPageSize: detail(
-      400,
-      'errors/400-page_size.json',
-      `Unsupported page_size: this mirror serves ${PAGE_SIZE} clients a page. Use ${PAGE_SIZE} or more, or leave page_size out.`,
-      `Unsupported page_size "{value}": this mirror serves ${PAGE_SIZE} clients a page. Use ${PAGE_SIZE} or more, or leave page_size out.`,
-    ),
-    unsupportedFilter: {
-      ...detail(400, 'errors/400-filter.json', `Unsupported filter: ${builtAdvice}.`, `Unsupported filter {name}="{value}": ${builtAdvice}.`),
-      variants: Object.fromEntries(
-        LIVE_FILTERS.filter((name) => !served.includes(name as FilterName)).map((name) => [
-          name,
-          detail(400, `errors/400-filter-${name}.json`, `Unsupported filter ${name}: ${adviceFor(name)}.`, `Unsupported filter ${name}="{value}": ${adviceFor(name)}.`),
-        ]),
-      ),
-    },
-    combinedFilters: {
-      ...detail(400, 'errors/400-filters.json', 'Filters cannot be combined: this mirror answers one filter at a time.', 'Filters {name} cannot be combined: this mirror answers one filter at a time.'),
-      variants: Object.fromEntries(
-        pairs.map(([first, second]) => [
-          `${first}&${second}`,
-          detail(400, `errors/400-filters-${first}-${second}.json`, `Filters ${first} and ${second} cannot be combined: this mirror answers one filter at a time.`),
-        ]),
-      ),
-    },
-    // The live service's own bodies (django-filter's form errors), keyed by the parameter's name.
-    invalidChoice: {
-      status: 400,
-      file: 'errors/400-choice.json',
-      body: jsonText({ detail: 'Select a valid choice. That choice is not one of the available choices.' }),
-      template: '{"{name}":["Select a valid choice. {value} is not one of the available choices."]}',
-      echo: 'whole',
-      variants: Object.fromEntries(
-        choiceFilters.map((name) => [
-          name,
-          { status: 400, file: `errors/400-choice-${name}.json`, body: jsonText({ [name]: ['Select a valid choice. That choice is not one of the available choices.'] }) },
-        ]),
-      ),
-    },
-    invalidNumber: {
-      status: 400,
-      file: 'errors/400-number.json',
-      body: jsonText({ detail: 'Enter a number.' }),
-      template: '{"{name}":["Enter a number."]}',
-      variants: Object.fromEntries(
-        numberFilters.map((name) => [name, { status: 400, file: `errors/400-number-${name}.json`, body: jsonText({ [name]: ['Enter a number.'] }) }]),
-      ),
-    },
-    emptyList: { status: 200, file: EMPTY_LIST_FILE, body: jsonText({ count: 0, next: null, previous: null, results: [] }) },
-  };
-}
 
 /** The error as a host that cannot fill in a template answers it for one method or parameter name. */
 export function errorVariant(answer: ErrorAnswer, key: string): ErrorAnswer {
@@ -379,18 +192,14 @@ export function filtersStep(route: Route): FiltersStep | undefined {
   return route.steps.find((step): step is FiltersStep => step.step === 'filters');
 }
 
+/** The list route's served filter named `param`: one the map does not serve is an error, not an empty list. */
+export function servedFilter(map: RewriteMap, param: string): ServedFilter {
+  const filter = (filtersStep(listRoute(map))?.served ?? []).find((served) => served.param === param);
+  if (filter === undefined) throw new Error(`the map serves no filter ${param}`);
+  return filter;
+}
+
 /** A route's choice step for `param`, if it has one. */
 export function choiceStep(route: Route, param: string): ChoiceStep | undefined {
   return route.steps.find((step): step is ChoiceStep => step.step === 'choice' && step.param === param);
-}
-
-function folderChoices(name: string, values: readonly string[]): Record<string, string> {
-  return Object.fromEntries(values.map((value) => [value, parameterFolder(name, value)]));
-}
-
-function detail(status: number, file: string, text: string, template?: string): ErrorAnswer {
-  const answer: ErrorAnswer = { status, file, body: jsonText({ detail: text }) };
-  // Templates keep their placeholders unescaped; everything around them is JSON text already.
-  if (template !== undefined) answer.template = jsonText({ detail: template });
-  return answer;
 }

@@ -11,9 +11,10 @@ import type { CompareThreadData } from './previous-manifest.ts';
 
 const { storeFile, previousDir } = workerData as CompareThreadData;
 const store = RecordStore.open(storeFile);
+const previousFiles = store.previousFiles();
 try {
   for await (const batch of readManifestBatches(previousDir)) {
-    store.transaction(() => batch.forEach((entry) => store.addPreviousFile(entry.path, entry.size, entry.hash)));
+    store.transaction(() => batch.forEach((entry) => previousFiles.add(entry.path, entry.size, entry.hash)));
   }
 } catch (error) {
   throw new Error(`cannot compare with the previous build: ${path.join(previousDir, MANIFEST_FILE)}: ${(error as Error).message}`, { cause: error });

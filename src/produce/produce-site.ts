@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { joinVerifiedFacts } from '../check/build-verifier.ts';
+import { joinVerifiedFacts } from '../check/verified-facts.ts';
 import { sharedVerifiedResults } from '../check/verified-results.ts';
 import { recordLinkSuffix } from '../render/bodies.ts';
 import { RecordStore } from '../store/record-store.ts';
@@ -38,7 +38,7 @@ export interface ProduceResult extends WriteStats {
 export async function produceSite(options: ProduceOptions): Promise<ProduceResult> {
   mkdirSync(path.join(options.root, BUILD_FOLDER), { recursive: true });
   const { previousRows, ids } = withStore(options.storeFile, (store) => ({
-    previousRows: options.previousDir === undefined ? 0 : store.previousFileCount(),
+    previousRows: options.previousDir === undefined ? 0 : store.previousFiles().count(),
     ids: store.clientIds(),
   }));
   const shared = new SharedArrayBuffer(SHARED.size * 4);
@@ -87,7 +87,7 @@ export async function produceSite(options: ProduceOptions): Promise<ProduceResul
   let removed = 0;
   if (previousRows > 0) {
     withStore(options.storeFile, (store) => {
-      for (const file of store.previousFilesNotMet((row) => (met[row >>> 5]! & (1 << (row & 31))) !== 0)) {
+      for (const file of store.previousFiles().notMet((row) => (met[row >>> 5]! & (1 << (row & 31))) !== 0)) {
         removedFile.add(file);
         removed++;
       }

@@ -1,8 +1,8 @@
 import type { Format } from '../contract.ts';
-import type { VerifiedFacts } from '../check/build-verifier.ts';
+import type { VerifiedFacts } from '../check/verified-facts.ts';
 import type { SharedVerifiedResults } from '../check/verified-results.ts';
 import type { RewriteMap } from '../plan/rewrite-map.ts';
-import type { SiteUnit } from '../render/site-files.ts';
+import type { SiteUnit } from '../plan/site-units.ts';
 import type { ThreadIO, WriteStats } from '../write/thread-writer.ts';
 
 /** What each render thread is given: all of it crosses the thread boundary by structured clone. */

@@ -1,6 +1,11 @@
 import type Database from 'better-sqlite3';
+import { clientsByFilterSql, clientsInOrderSql, clientsOf, type RegistrantFields, type StoredClient } from './client-queries.ts';
+import { PreviousFiles } from './previous-files.ts';
 import { openScratchDatabase, removeStoreFile } from './scratch-database.ts';
+import { SCHEMA, indexStatements } from './store-schema.ts';
 import { FILTERS, type FilterName, type Ordering } from '../contract.ts';
+
+export type { StoredClient } from './client-queries.ts';
 
 /**
  * The store between reading records and writing pages: a SQLite file, so that the build's memory does
@@ -10,7 +15,6 @@ import { FILTERS, type FilterName, type Ordering } from '../contract.ts';
 export class RecordStore {
   private readonly insertClient: Database.Statement;
   private readonly insertRegistrant: Database.Statement;
-  private readonly insertPreviousFile: Database.Statement;
   /** `registrantsById`, once read. */
   private registrantFields: Map<number, RegistrantFields> | undefined;
   /** `filterValueCounts` per filter, once counted. */
@@ -35,7 +39,6 @@ export class RecordStore {
         conflicted = conflicted OR fields <> excluded.fields,
         fields = iif(excluded.updated >= updated, excluded.fields, fields),
         updated = max(excluded.updated, updated)`);
-    this.insertPreviousFile = db.prepare('INSERT OR REPLACE INTO previous_files (path, size, hash) VALUES (?, ?, ?)');
   }
 
   /**
@@ -74,53 +77,14 @@ export class RecordStore {
     this.insertRegistrant.run(id, updated, fields);
   }
 
-  /** A file of the previous build, from its manifest: what an unchanged file will be compared with. */
-  addPreviousFile(path: string, size: number, hash: string): void {
-    this.insertPreviousFile.run(path, size, hash);
+  /** The previous build's files, in a table of this store's file, over this connection. */
+  previousFiles(): PreviousFiles {
+    return new PreviousFiles(this.db);
   }
 
-  /**
-   * The previous build's files, for a render thread to look up: each has a number (1 to
-   * `previousFileCount`), so that the threads can mark those they met in a shared bitmap.
-   */
-  previousFiles(): (path: string) => { row: number; size: number; hash: string } | undefined {
-    const lookup = this.db.prepare('SELECT rowid AS row, size, hash FROM previous_files WHERE path = ?');
-    return (path) => lookup.get(path) as { row: number; size: number; hash: string } | undefined;
-  }
-
-  previousFileCount(): number {
-    return (this.db.prepare('SELECT coalesce(max(rowid), 0) FROM previous_files').pluck().get() as number);
-  }
-
-  /** Files of the previous build whose number `met` says no thread met: those the new build no longer has. */
-  *previousFilesNotMet(met: (row: number) => boolean): Generator<string> {
-    for (const [row, path] of this.db.prepare('SELECT rowid, path FROM previous_files ORDER BY path').raw().iterate() as IterableIterator<[number, string]>) {
-      if (!met(row)) yield path;
-    }
-  }
-
-  /**
-   * Builds the indexes of the orderings, and those the filters built read by: faster once, after
-   * loading, than row by row.
-   * - A filter by number (`registrant_id`, tens of thousands of values) is read value by value in
-   *   each ordering: an index of each ordering within its values.
-   * - A filter with a choice list (states, countries) has its lists cut from the unfiltered list's
-   *   pass (`siteUnits`), so it is only counted by value: an index of its field.
-   * None is partial (`WHERE column IS NOT NULL`): SQLite drops that term from a query on a NOT NULL
-   * column, and then cannot use such an index.
-   */
+  /** Builds the indexes of the orderings, and those the filters built read by (`indexStatements`): faster once, after loading, than row by row. */
   index(filters: readonly FilterName[] = []): void {
-    this.db.exec(INDEXES);
-    for (const filter of filters) {
-      const column = FILTERS[filter].field;
-      if (FILTERS[filter].values !== 'number') {
-        this.db.exec(`CREATE INDEX clients_by_${column} ON clients (${column})`);
-        continue;
-      }
-      for (const [ordering, order] of Object.entries(ORDER_BY)) {
-        this.db.exec(`CREATE INDEX clients_by_${column}${INDEX_SUFFIX[ordering as Ordering]} ON clients (${column}, ${order.replaceAll('c.', '')})`);
-      }
-    }
+    for (const statement of indexStatements(filters)) this.db.exec(statement);
   }
 
   counts(): StoreCounts {
@@ -244,16 +208,6 @@ export class RecordStore {
   }
 }
 
-/** A client as it comes out of the store: its own fields and its registrant's, already JSON text. */
-export interface StoredClient {
-  id: number;
-  fields: string;
-  registrantId: number;
-  registrantFields: string;
-  /** 1 when the client's and its registrant's fields are ASCII only: their UTF-8 bytes are their Latin-1 bytes. */
-  ascii: number;
-}
-
 /** A value of a filter's field, and how many clients have it. */
 export interface ValueCount {
   value: string | number;
@@ -274,100 +228,3 @@ export interface StoreCounts {
   registrants: number;
   conflictedRegistrants: number;
 }
-
-
-const SCHEMA = `
-  CREATE TABLE clients (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    effective_date TEXT,
-    registrant_id INTEGER NOT NULL,
-    fields TEXT NOT NULL,          -- JSON text of the keys between url and registrant
-    ascii INTEGER GENERATED ALWAYS AS (length(fields) = octet_length(fields)) STORED,
-    state TEXT,                    -- the codes the filters compare (contract section 8)
-    country TEXT,
-    ppb_state TEXT,
-    ppb_country TEXT,
-    replaced INTEGER NOT NULL DEFAULT 0
-  );
-  CREATE TABLE registrants (
-    id INTEGER PRIMARY KEY,
-    updated INTEGER NOT NULL,      -- dt_updated in UTC microseconds
-    fields TEXT NOT NULL,          -- JSON text of the keys after url
-    ascii INTEGER GENERATED ALWAYS AS (length(fields) = octet_length(fields)) STORED,
-    conflicted INTEGER NOT NULL DEFAULT 0
-  );
-  CREATE TABLE previous_files (
-    path TEXT NOT NULL UNIQUE,
-    size INTEGER NOT NULL,
-    hash TEXT NOT NULL
-  );`;
-
-/**
- * SQLite's BINARY collation compares UTF-8 bytes, which is Unicode code point order: what the
- * contract asks for names. Dates are YYYY-MM-DD text, so text order is date order.
- */
-const ORDER_BY: Record<Ordering, string> = {
-  '': 'c.id',
-  '-id': 'c.id DESC',
-  '-name': 'c.name DESC, c.id DESC',
-  '-effective_date': 'c.effective_date IS NULL DESC, c.effective_date DESC, c.id DESC',
-};
-
-const NO_VALUES: (string | number | null)[] = [];
-
-/**
- * The clients' own columns (`ClientRow`), without their registrants': those come from
- * `RecordStore.registrantsById`, read once. Joining them in SQLite cost each pass a lookup and a
- * new string of the registrant's fields per client, about 40% of reading the clients (issue 13).
- * `columns`: more columns after those of `ClientRow`, each with its leading comma; `where`: a WHERE
- * clause on `c`, or none.
- */
-function clientsInOrderSql(ordering: Ordering, columns = '', where = ''): string {
-  return `SELECT c.id, c.fields, c.registrant_id, c.ascii${columns} FROM clients AS c ${where} ORDER BY ${ORDER_BY[ordering]}`;
-}
-
-/** The clients that have a value of a filter, by value, then in an ordering (for a filter by number, through its index of that). */
-function clientsByFilterSql(filter: FilterName, ordering: Ordering): string {
-  const column = FILTERS[filter].field;
-  return `SELECT c.id, c.fields, c.registrant_id, c.ascii, c.${column}
-    FROM clients AS c
-    WHERE c.${column} IS NOT NULL
-    ORDER BY c.${column}, ${ORDER_BY[ordering]}`;
-}
-
-/** A client's columns in the order the queries above select them, and any more after them. */
-type ClientRow = [id: number, fields: string, registrantId: number, ascii: number, ...more: (string | number | null)[]];
-
-/** A registrant's fields as the clients embed them, and whether they are ASCII only (1) or not (0). */
-interface RegistrantFields {
-  fields: string;
-  ascii: number;
-}
-
-/**
- * The clients a query selects (in `ClientRow`'s columns), each with its registrant's fields, as
- * objects made here: better-sqlite3 builds a row object property by property, which cost more than
- * reading the row (each list reads every client).
- */
-function* clientsOf(
-  registrants: ReadonlyMap<number, RegistrantFields>,
-  statement: Database.Statement,
-  ...parameters: number[]
-): Generator<StoredClient & { values: (string | number | null)[] }> {
-  for (const row of statement.raw().iterate(...parameters) as IterableIterator<ClientRow>) {
-    const registrant = registrants.get(row[2]);
-    // Every client's registrant is stored with it (`addRegistrant` beside `addClient`).
-    if (registrant === undefined) throw new Error(`the store has no registrant ${row[2]} for client ${row[0]}`);
-    const values = row.length > 4 ? row.slice(4) : NO_VALUES;
-    yield { id: row[0], fields: row[1], registrantId: row[2], registrantFields: registrant.fields, ascii: row[3] & registrant.ascii, values };
-  }
-}
-
-/** Index names per ordering, for the indexes of a filter's field followed by an ordering. */
-const INDEX_SUFFIX: Record<Ordering, string> = { '': '_id', '-id': '_id_desc', '-name': '_name', '-effective_date': '_effective_date' };
-
-const INDEXES = `
-  CREATE INDEX clients_by_name ON clients (name DESC, id DESC);
-  CREATE INDEX clients_by_effective_date ON clients (effective_date IS NULL DESC, effective_date DESC, id DESC);
-  CREATE INDEX clients_by_registrant ON clients (registrant_id);`;

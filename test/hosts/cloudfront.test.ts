@@ -10,7 +10,8 @@ import { CLOUDFRONT_MODULE, cloudfront, FUNCTION_PROGRAM, FUNCTION_SIZE_LIMIT, M
 import { importFile, STORE_LIMITS, storeEntries } from '../../src/hosts/cloudfront/key-value-store.ts';
 import { generatedNotice } from '../../src/hosts/host-adapter.ts';
 import { lastPageFor } from '../../src/plan/page-count.ts';
-import { createRewriteMap, type FilterInput, type RewriteMap } from '../../src/plan/rewrite-map.ts';
+import type { RewriteMap } from '../../src/plan/rewrite-map.ts';
+import { createRewriteMap, type FilterInput } from '../../src/plan/rewrite-map-builder.ts';
 import {
   associatedStore,
   importStore,

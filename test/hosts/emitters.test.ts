@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HOSTS } from '../../src/hosts/hosts.ts';
-import { createRewriteMap, type RewriteMap, type Step } from '../../src/plan/rewrite-map.ts';
+import type { RewriteMap, Step } from '../../src/plan/rewrite-map.ts';
+import { createRewriteMap } from '../../src/plan/rewrite-map-builder.ts';
 import { resolveRequest } from '../../src/routing/resolve-request.ts';
 
 /**
