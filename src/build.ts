@@ -8,6 +8,9 @@ import { filterChoices } from './choices/filter-choices.ts';
 import { planFilter } from './plan/filter-plans.ts';
 import { listRoute } from './plan/rewrite-map.ts';
 import { createRewriteMap } from './plan/rewrite-map-builder.ts';
+import { bundleFileCount } from './plan/bundle-layout.ts';
+import { packFileCount, planRegistrantPacks, textHash, type RegistrantDigest } from './plan/registrant-packs.ts';
+import { previousBase } from './produce/previous-bundle.ts';
 import { siteFileCount, siteUnits } from './plan/site-units.ts';
 import { produceSite } from './produce/produce-site.ts';
 import { silentProgress, type Progress } from './report/progress.ts';
@@ -108,6 +111,9 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     // The clients' record files in ranges of about 4,096 clients, each a unit of a render thread.
     const units = siteUnits(map, store.clientIdBounds(Math.min(64, Math.ceil(counts.clients / 4096))));
 
+    const packs = planRegistrantPacks(registrantDigests(store), slot.previousDir === undefined ? undefined : previousBase(slot.previousDir));
+    const bundleFiles = bundleFileCount(store.clientIdsInRange(null, null), counts.clients, packFileCount(packs));
+
     // The compare and render threads open the store themselves; this connection holds it exclusively.
     store.close();
     if (slot.previousDir !== undefined) {
@@ -118,13 +124,14 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     progress.stage('write');
     // The configuration of the host that needs no other (`npx serve dist`), listed and linked like every file.
     const hostFiles = serve.emit({ map, dir: slot.buildDir }).map((file) => ({ path: file.name, body: file.text }));
-    const total = siteFileCount(map, options.formats, filteredPages) + hostFiles.length;
+    const total = siteFileCount(map, options.formats, filteredPages, bundleFiles) + hostFiles.length;
     // Each render thread verifies every body it writes (the check), so the folder is not read again.
     const written = await produceSite({
       storeFile: store.file,
       map,
       units,
       formats: options.formats,
+      bundle: { choices: { states: filterChoices('client_state')!, countries: filterChoices('client_country')! }, packs },
       extraFiles: hostFiles,
       root: slot.buildDir,
       previousDir: slot.previousDir,
@@ -176,4 +183,9 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     await slot.abandon();
     throw error;
   }
+}
+
+/** Each registrant's digest, for the plan of the query bundle's registrant packs. */
+function registrantDigests(store: RecordStore): RegistrantDigest[] {
+  return Array.from(store.registrants(), (registrant) => ({ id: registrant.id, hash: textHash(registrant.fields), length: registrant.fields.length }));
 }

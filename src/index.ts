@@ -58,6 +58,8 @@ export interface PreviewConfig {
   port?: number | string;
   /** Default: 127.0.0.1. */
   host?: string;
+  /** Answer as a host without code does, from the files and the rewrite map only (default: every request as the live service, contract section 9). */
+  static?: boolean;
 }
 
 /** Serves a built folder as `lda-mirror preview` does, until `close()`. */
@@ -66,6 +68,7 @@ export async function preview(config: PreviewConfig = {}): Promise<RunningPrevie
     dir: config.dir || DEFAULT_OUT,
     port: wholeNumber('--port', config.port ?? DEFAULT_PORT, 0, 65535),
     host: config.host,
+    static: config.static ?? false,
   });
 }
 

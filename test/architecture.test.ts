@@ -29,12 +29,16 @@ const ALLOWED: Record<string, string[]> = {
   // The values the state and country filters accept: the live service's lists, as data.
   choices: [],
   plan: [],
-  render: ['plan', 'store'],
+  render: ['plan', 'store', 'bundle'],
   routing: ['plan'],
+  // The query bundle's files, as data: written by render/, read by answer/.
+  bundle: ['plan'],
+  // The answerer where code runs (contract section 9): reads the bundle, renders with render/'s bodies, reads requests with routing/.
+  answer: ['bundle', 'render', 'routing'],
   // Each render thread verifies (check) and writes (write) what it renders.
-  produce: ['render', 'store', 'plan', 'check', 'write', 'worker-thread'],
+  produce: ['render', 'store', 'plan', 'check', 'write', 'worker-thread', 'bundle'],
   write: ['plan', 'store', 'config'],
-  preview: ['routing', 'plan', 'built-folder'],
+  preview: ['routing', 'plan', 'built-folder', 'answer'],
   hosts: ['plan', 'routing'],
   sync: ['config'],
   'built-folder': ['plan'],
@@ -60,7 +64,7 @@ const PACKAGE_OWNERS: Record<string, string | string[]> = {
 };
 
 /** Rooms that only compute: no file system, no network. */
-const PURE = ['plan', 'render', 'routing', 'contract', 'json-text'];
+const PURE = ['plan', 'render', 'routing', 'bundle', 'answer', 'contract', 'json-text'];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { recursive: true, encoding: 'utf8' })

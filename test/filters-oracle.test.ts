@@ -55,7 +55,7 @@ describe('filtered lists of another 3,000-record set, against an oracle', () => 
     writeFileSync(input, ndjson(clients));
     const out = path.join(temp.path, 'out');
     await build(resolveBuildOptions({ input: [input], out, baseUrl: BASE, filters: Object.keys(FIELD).join(',') }));
-    const preview = await startPreview({ dir: out, port: 0 });
+    const preview = await startPreview({ dir: out, port: 0, static: true });
     url = preview.url;
     close = () => preview.close();
   }, 300_000);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { build } from '../src/build.ts';
 import { resolveBuildOptions } from '../src/config.ts';
-import { CONFORMANCE_BASE_URL, CONFORMANCE_SETS, setFolder } from './support/conformance.ts';
+import { CONFORMANCE_BASE_URL, ALL_SETS, setFolder } from './support/conformance.ts';
 import { tempFolder } from './support/temp-folder.ts';
 
 declare module 'vitest' {
@@ -23,7 +23,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   // Servers whose workers drop root (Apache as www-data) read these folders too.
   chmodSync(temp.path, 0o755);
   const builtSets: Record<string, string> = {};
-  for (const set of CONFORMANCE_SETS) {
+  for (const set of ALL_SETS) {
     const out = path.join(temp.path, set);
     await build(resolveBuildOptions({ input: [path.join(setFolder(set), 'input.ndjson')], out, baseUrl: CONFORMANCE_BASE_URL, ...buildArgs(set) }));
     builtSets[set] = out;

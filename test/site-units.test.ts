@@ -70,9 +70,9 @@ afterAll(() => {
 /** The files of a unit, by path, as the bytes' text. */
 function filesOf(unit: SiteUnit): Map<string, string> {
   const files = new Map<string, string>();
-  for (const file of unitFiles(store, map, formats, unit)) {
+  for (const file of unitFiles(store, map, formats, unit, { choices: { states: filterChoices('client_state')!, countries: filterChoices('client_country')! }, packs: { kind: 'new', starts: [0] } })) {
     expect(files.has(file.path), file.path).toBe(false);
-    files.set(file.path, file.body ?? assemblePage(listPageParts(file.page!)));
+    files.set(file.path, file.body ?? (file.page === undefined ? new TextDecoder().decode(file.data) : assemblePage(listPageParts(file.page))));
   }
   return files;
 }

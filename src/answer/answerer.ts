@@ -64,7 +64,7 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
       if (route === undefined) return detail(404, 'Not found.');
       if (!(ALLOWED_METHODS as readonly string[]).includes(method)) return detail(405, `Method "${method}" not allowed.`);
       if (!path.endsWith('/')) return { status: 301, headers: { ...API_HEADERS, Location: `${path}/${rawQuery === undefined ? '' : `?${rawQuery}`}` }, body: '' };
-      if (queryFieldCount(rawQuery ?? '') > MAX_QUERY_FIELDS) return detail(400, `Too many query parameters: at most ${MAX_QUERY_FIELDS}.`);
+      if (queryFieldCount(rawQuery ?? '') > MAX_QUERY_FIELDS) return detail(400, `Too many query parameters: at most ${MAX_QUERY_FIELDS}, as the live service takes.`);
       const pairs = queryPairs(rawQuery ?? '');
       const values = lastValues(pairs);
       const found = await open();

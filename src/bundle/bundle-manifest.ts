@@ -1,4 +1,5 @@
 import type { Format } from '../contract.ts';
+import type { PackEntry } from '../plan/registrant-packs.ts';
 
 /**
  * The query bundle: what the answerer reads to answer any request where code runs (contract section
@@ -34,8 +35,10 @@ export interface BundleManifest {
   nameOrder: string;
   registrantIndex: string;
   /** The base packs by id range, then the overlay, which holds the newer text of any registrant it has. */
-  registrantPacks: { file: string; firstId: number; lastId: number }[];
+  registrantPacks: PackEntry[];
   registrantOverlay: string | null;
+  /** The digests of the base's registrants, for the next build's plan of its packs (plan/registrant-packs.ts). */
+  registrantDigests: string;
 }
 
 /** The file of the client chunk whose first client has `firstId`, under bundle/. */

@@ -3,15 +3,19 @@ import { parseOptions, type Command } from './command.ts';
 
 export const previewCommand: Command = {
   name: 'preview',
-  usage: `Usage: lda-mirror preview --dir <folder> [--port <n>] [--host <address>]
+  usage: `Usage: lda-mirror preview --dir <folder> [--port <n>] [--host <address>] [--static]
 
-Serves a built folder over HTTP, routing every request by its rewrite map: query strings, errors,
-redirects and headers as the contract says. Stop it with Ctrl+C.
+Serves a built folder over HTTP. By default every request is answered as the live service answers
+it (contract section 9: name searches, filters combined, any page size and ordering), from the
+build's query bundle, as a Cloudflare Worker or an edge function answers. With --static, only as a
+host without code can: the precomputed files and the rewrite map (sections 3, 6 and 8), a 400 where
+no file can be right. Stop it with Ctrl+C.
 
 Options:
   --dir <folder>      the built folder (default: dist)
   --port <n>          port to listen on, 0 for any free one (default: 3000)
   --host <address>    address to listen on (default: 127.0.0.1)
+  --static            answer from the files and the rewrite map only, as nginx, Caddy or S3 do
   -h, --help          this help`,
 
   async run(argv) {
@@ -19,13 +23,15 @@ Options:
       dir: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
+      static: { type: 'boolean' },
     });
     if (values.help) {
       console.log(this.usage);
       return 0;
     }
-    const preview = await startPreview({ dir: values.dir, port: values.port, host: values.host });
-    console.log(`Previewing ${values.dir ?? 'dist'} at ${preview.url}`);
+    const preview = await startPreview({ dir: values.dir, port: values.port, host: values.host, static: values.static });
+    const how = values.static ? 'from its files and rewrite map only (--static)' : 'as the live service answers';
+    console.log(`Previewing ${values.dir ?? 'dist'} at ${preview.url}, ${how}`);
     await new Promise<void>((resolve) => {
       const stop = () => void preview.close().then(resolve);
       process.once('SIGINT', stop);

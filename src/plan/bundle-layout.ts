@@ -53,3 +53,24 @@ export function segmentRanges(total: number): { start: number; count: number }[]
   if (start < total) ranges.push({ start, count: total - start });
   return ranges;
 }
+
+/** The folders of the query bundle (bundle/bundle-manifest.ts names its files). */
+export const BUNDLE_FOLDERS = ['bundle/', 'bundle/clients/', 'bundle/index/', 'bundle/order/', 'bundle/registrants/'];
+
+/**
+ * How many files the query bundle has, for the progress bar: one per chunk and per segment, the
+ * name order, the registrant index and the manifest, and the registrant packs of `packFiles`
+ * (plan/registrant-packs.ts).
+ */
+export function bundleFileCount(clientIds: Iterable<number>, total: number, packFiles: number): number {
+  let chunks = 0;
+  let length = 0;
+  for (const id of clientIds) {
+    if (length === 0 || startsChunk(id, length)) {
+      chunks++;
+      length = 0;
+    }
+    length++;
+  }
+  return chunks + segmentRanges(total).length + 3 + packFiles;
+}

@@ -1,6 +1,7 @@
 import { CLIENT_PATH_PREFIX, LIST_PATH, ORDERINGS, REGISTRANT_PATH_PREFIX, type FilterName, type Format, type Ordering } from '../contract.ts';
 import { valueCounts, type ValueCountReader } from './filter-plans.ts';
 import { errorAnswers, filtersStep, listRoute, recordRoutes, servedFilter, type RewriteMap, type ServedFilter } from './rewrite-map.ts';
+import { BUNDLE_FOLDERS } from './bundle-layout.ts';
 import { listFolder, recordFolder } from './site-layout.ts';
 
 /**
@@ -15,6 +16,8 @@ export type SiteUnit =
   | { kind: 'list'; ordering: Ordering; filters?: readonly string[] }
   | { kind: 'filtered'; filter: string; ordering: Ordering }
   | { kind: 'registrants' }
+  /** The query bundle (bundle/), which the answerer reads where code runs: one pass over the store. */
+  | { kind: 'bundle' }
   | { kind: 'fixed' };
 
 /**
@@ -31,7 +34,8 @@ export type SiteUnit =
 export function siteUnits(map: RewriteMap, clientBounds: readonly number[] = []): SiteUnit[] {
   const served = filtersStep(listRoute(map))?.served ?? [];
   const alongside = served.filter((filter) => filter.values === 'choice').map((filter) => filter.param);
-  const units: SiteUnit[] = ORDERINGS.map((ordering) => ({ kind: 'list', ordering, filters: alongside }));
+  // The bundle first: one thread renders it while the other starts on the lists.
+  const units: SiteUnit[] = [{ kind: 'bundle' }, ...ORDERINGS.map((ordering): SiteUnit => ({ kind: 'list', ordering, filters: alongside }))];
   for (const filter of served) {
     if (filter.values === 'choice') continue;
     for (const ordering of ORDERINGS) units.push({ kind: 'filtered', filter: filter.param, ordering });
@@ -43,10 +47,14 @@ export function siteUnits(map: RewriteMap, clientBounds: readonly number[] = [])
   return units;
 }
 
-/** How many files `siteFiles` yields, known before one is rendered: for a progress bar. `filteredPages`: pages of every filtered list, in one format and ordering. */
-export function siteFileCount(map: RewriteMap, formats: readonly Format[], filteredPages: number): number {
+/**
+ * How many files `siteFiles` yields, known before one is rendered: for a progress bar.
+ * `filteredPages`: pages of every filtered list, in one format and ordering; `bundleFiles`: the
+ * query bundle's (plan/bundle-layout.ts).
+ */
+export function siteFileCount(map: RewriteMap, formats: readonly Format[], filteredPages: number, bundleFiles: number): number {
   const records = recordRoutes(map).reduce((sum, route) => sum + route.count, 0);
-  return ((listRoute(map).page.last + filteredPages) * ORDERINGS.length + records) * formats.length + errorAnswers(map).length + 1;
+  return ((listRoute(map).page.last + filteredPages) * ORDERINGS.length + records) * formats.length + errorAnswers(map).length + 1 + bundleFiles;
 }
 
 /** What a unit's folders are read from: the store's record ids and its filter values, passed in (plan/ imports no store). */
@@ -76,6 +84,9 @@ export function* unitFolders(store: FolderReader, map: RewriteMap, formats: read
       return;
     case 'registrants':
       for (const id of store.registrantIds()) yield recordFolder(`${REGISTRANT_PATH_PREFIX}{id}/`, id);
+      return;
+    case 'bundle':
+      yield* BUNDLE_FOLDERS;
       return;
     case 'fixed':
       return;

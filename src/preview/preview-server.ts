@@ -1,19 +1,21 @@
-import { stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import serveHandler from 'serve-handler';
-import { loadMap } from '../built-folder.ts';
-import { MAP_FILE, type RewriteMap } from '../plan/rewrite-map.ts';
-import { resolveRequest, type Answer } from '../routing/resolve-request.ts';
-import { readFileBody, type FileBody } from './file-body.ts';
+import { answerFromBundle } from './exact-answers.ts';
 import { answerMalformedRequests } from './malformed-requests.ts';
+import { watchBuild } from './served-build.ts';
+import { answerFromFiles, answerInternalError } from './static-answers.ts';
 
 export interface PreviewOptions {
   /** The built folder (the output path of a build). */
   dir: string;
   port: number;
   host?: string;
+  /**
+   * Answer only from the files and the rewrite map, as a host without code does (contract sections 3,
+   * 6 and 8). By default the preview answers every request as the live service does (section 9).
+   */
+  static?: boolean;
 }
 
 export interface RunningPreview {
@@ -23,22 +25,27 @@ export interface RunningPreview {
 }
 
 /**
- * The local preview: node:http answering by the rewrite map. Every request is resolved by the map
- * first; the file it chose is read and sent whole, and a request for a range of it goes to
- * serve-handler (the core of `serve`). Only files the map names are ever served, so the preview never
- * lists a folder or reaches outside the built one.
+ * The local preview, node:http in two ways:
+ * - by default, every request answered as the live service answers it (contract section 9) by the
+ *   answerer over the build's query bundle, as the Worker and the edge functions answer;
+ * - with `static`, as a host without code answers: the rewrite map resolves each request to a file,
+ *   read and sent whole (a range request goes to serve-handler, the core of `serve`).
+ * Either way only the build's own files are read: the preview never lists a folder or reaches
+ * outside the built one, and a new build replaces the one served without a restart.
  */
 export async function startPreview(options: PreviewOptions): Promise<RunningPreview> {
   const dir = path.resolve(options.dir);
-  const maps = await watchMap(dir);
+  const builds = await watchBuild(dir);
   const server = createServer((request, response) => {
+    const build = builds.current();
     try {
-      answer(dir, maps.current(), request, response)?.catch((error: unknown) => answerInternalError(maps.current(), request, response, error));
+      const answering = options.static ? answerFromFiles(dir, build.map, request, response) : answerFromBundle(build, request, response);
+      answering?.catch((error: unknown) => answerInternalError(build.map, request, response, error));
     } catch (error) {
-      answerInternalError(maps.current(), request, response, error);
+      answerInternalError(build.map, request, response, error);
     }
   });
-  answerMalformedRequests(server, maps.current);
+  answerMalformedRequests(server, () => builds.current().map);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
@@ -49,172 +56,9 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     url: `http://${host === '127.0.0.1' || host === '[::1]' ? 'localhost' : host}:${address.port}`,
     server,
     close: async () => {
-      maps.stop();
+      builds.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/**
- * Answers a request; only a range is answered asynchronously (by serve-handler). Everything else is
- * answered before returning, without a promise and a microtask per request: a list page costs the
- * preview tens of microseconds of one core, and these were a few of them.
- */
-function answer(dir: string, map: RewriteMap, request: IncomingMessage, response: ServerResponse): Promise<void> | undefined {
-  const resolved = resolveRequest(map, request.method ?? 'GET', request.url ?? '/');
-  if (resolved.kind === 'redirect') {
-    response.writeHead(301, { ...map.headers, Location: resolved.location, 'Content-Length': 0 });
-    response.end();
-    return;
-  }
-  if (resolved.kind === 'error') {
-    sendBody(response, map, resolved.status, resolved.body);
-    return;
-  }
-  const file = path.join(dir, resolved.file);
-  // The map fills its file names only with values it checked; a newer map must not change that.
-  if (!file.startsWith(`${dir}${path.sep}`)) throw new Error(`the map names a file outside the folder: ${resolved.file}`);
-  if (request.headers.range !== undefined) return serveRange(dir, map, resolved, request, response);
-  const body = readFileBody(file);
-  if (body === undefined) {
-    // A file the map names but the build did not write (an unknown record id) is the route's `missingFile` answer.
-    sendBody(response, map, resolved.missing.status, resolved.missing.body);
-    return;
-  }
-  response.writeHead(200, fileHeaders(map, body));
-  // For HEAD, node:http sends the head alone. The body's memory is reused once the socket is done with it.
-  response.end(body.data, body.release);
-}
-
-function answerInternalError(map: RewriteMap, request: IncomingMessage, response: ServerResponse, error: unknown): void {
-  sendBody(response, map, 500, '{"detail":"Internal error."}');
-  console.error(`preview: ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
-}
-
-/**
- * The headers serve-handler sends with a whole file, its type replaced by the map's: those of
- * `{ 'Content-Length', 'Accept-Ranges', 'Last-Modified', ...map.headers }`, in that object's order. A
- * flat list of names and values, prepared once per map, so that a request only fills in its length
- * and date (node:http reads a list as it reads an object, without the object to build and walk).
- */
-function fileHeaders(map: RewriteMap, body: FileBody): OutgoingHttpHeader[] {
-  let head = fileHeads.get(map);
-  if (head === undefined) {
-    head = fileHead(map);
-    fileHeads.set(map, head);
-  }
-  const headers = head.list.slice();
-  if (head.lengthAt >= 0) headers[head.lengthAt] = body.data.length;
-  if (head.modifiedAt >= 0) headers[head.modifiedAt] = lastModified(body.modifiedMs);
-  return headers;
-}
-
-interface FileHead {
-  list: OutgoingHttpHeader[];
-  /** Where the length and the date go in `list`; -1 where the map's own header took the place. */
-  lengthAt: number;
-  modifiedAt: number;
-}
-
-const fileHeads = new WeakMap<RewriteMap, FileHead>();
-
-function fileHead(map: RewriteMap): FileHead {
-  const merged: Record<string, OutgoingHttpHeader> = { 'Content-Length': 0, 'Accept-Ranges': 'bytes', 'Last-Modified': '', ...map.headers };
-  const names = Object.keys(merged);
-  const valueAt = (name: string) => (Object.hasOwn(map.headers, name) ? -1 : 2 * names.indexOf(name) + 1);
-  return { list: names.flatMap((name) => [name, merged[name]!]), lengthAt: valueAt('Content-Length'), modifiedAt: valueAt('Last-Modified') };
-}
-
-/** Last-Modified by the second: a build writes its files within minutes, and formatting a date is not free. */
-const modifiedTexts = new Map<number, string>();
-
-/** As `stats.mtime.toUTCString()`: the milliseconds rounded (as `Stats` does), then shown to the second. */
-function lastModified(modifiedMs: number): string {
-  const second = Math.floor(Math.round(modifiedMs) / 1000);
-  let text = modifiedTexts.get(second);
-  if (text === undefined) {
-    if (modifiedTexts.size >= 10_000) modifiedTexts.clear(); // builds replaced all day long: never grow without end
-    text = new Date(second * 1000).toUTCString();
-    modifiedTexts.set(second, text);
-  }
-  return text;
-}
-
-/** Ranges, rare from an API client: serve-handler answers them (206, 416), with the map's headers. */
-async function serveRange(dir: string, map: RewriteMap, resolved: FileAnswer, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  request.url = `/${resolved.file}`;
-  withApiHeaders(response, map.headers);
-  await serveHandler(request, response, serveConfig(dir), {
-    sendError: async (...args: unknown[]) => {
-      const [, res, , , , , spec] = args as [unknown, ServerResponse, unknown, unknown, unknown, unknown, { statusCode: number }];
-      if (spec.statusCode === 404) sendBody(res, map, resolved.missing.status, resolved.missing.body);
-      else sendBody(res, map, 500, '{"detail":"Internal error."}');
-    },
-  } as ServeMethods);
-}
-
-type FileAnswer = Extract<Answer, { kind: 'file' }>;
-type ServeConfig = NonNullable<Parameters<typeof serveHandler>[2]>;
-type ServeMethods = NonNullable<Parameters<typeof serveHandler>[3]>;
-
-const serveConfigs = new Map<string, ServeConfig>();
-
-function serveConfig(dir: string): ServeConfig {
-  let config = serveConfigs.get(dir);
-  if (config === undefined) {
-    config = { public: dir, cleanUrls: false, directoryListing: false, symlinks: false };
-    serveConfigs.set(dir, config);
-  }
-  return config;
-}
-
-/**
- * serve-handler names the type by the extension (`application/json; charset=utf-8`) and adds
- * Content-Disposition; the API answers with exactly the map's headers. Set where serve-handler writes
- * its head: its own `headers` option would match a glob against every request.
- */
-function withApiHeaders(response: ServerResponse, headers: Record<string, string>): void {
-  const writeHead = response.writeHead;
-  response.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
-    const given = (typeof rest[0] === 'object' && rest[0] !== null ? rest[0] : rest[1] ?? {}) as Record<string, unknown>;
-    const merged: Record<string, unknown> = { ...given, ...headers };
-    delete merged['Content-Disposition'];
-    return writeHead.call(this, status, merged as OutgoingHttpHeaders);
-  } as ServerResponse['writeHead'];
-}
-
-function sendBody(response: ServerResponse, map: RewriteMap, status: number, body: string): void {
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  const data = Buffer.from(body, 'utf8');
-  response.writeHead(status, { ...map.headers, 'Content-Length': data.length });
-  response.end(data);
-}
-
-/**
- * The map of the folder, reloaded when a new build replaces it, so that a preview left running
- * serves each new build without a restart.
- */
-async function watchMap(dir: string): Promise<{ current(): RewriteMap; stop(): void }> {
-  const file = path.join(dir, MAP_FILE);
-  let map = await loadMap(dir);
-  let stamp = await mapStamp(file);
-  const timer = setInterval(() => {
-    void (async () => {
-      const now = await mapStamp(file);
-      if (now === stamp) return;
-      map = await loadMap(dir);
-      stamp = now;
-    })().catch(() => {}); // a build switching folders right now: keep serving the last good map
-  }, 1000);
-  timer.unref();
-  return { current: () => map, stop: () => clearInterval(timer) };
-}
-
-async function mapStamp(file: string): Promise<string> {
-  const info = await stat(file);
-  return `${info.ino}:${info.mtimeMs}`;
 }

@@ -10,7 +10,7 @@ import { BUILD_FOLDER, CHANGED_FILE, MANIFEST_FILE, MANIFEST_HEADER, REMOVED_FIL
 import { LineWriter, type WriteStats } from '../write/thread-writer.ts';
 import { SHARED, changedPart, manifestPart, type BuildFault, type ThreadDone, type ThreadMessage, type ThreadSettings } from './thread-settings.ts';
 
-export interface ProduceOptions extends Pick<ThreadSettings, 'storeFile' | 'map' | 'units' | 'formats' | 'extraFiles' | 'root' | 'previousDir' | 'verify'> {
+export interface ProduceOptions extends Pick<ThreadSettings, 'storeFile' | 'map' | 'units' | 'formats' | 'bundle' | 'extraFiles' | 'root' | 'previousDir' | 'verify'> {
   /** Render threads to run: one per core. */
   threads: number;
   problemLimit?: number;
@@ -51,6 +51,7 @@ export async function produceSite(options: ProduceOptions): Promise<ProduceResul
       map: options.map,
       units: options.units,
       formats: options.formats,
+      bundle: options.bundle,
       extraFiles: options.extraFiles,
       root: options.root,
       previousDir: options.previousDir,

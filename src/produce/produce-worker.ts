@@ -5,6 +5,7 @@ import { recordKind } from '../plan/site-layout.ts';
 import { unitFolders, type SiteUnit } from '../plan/site-units.ts';
 import { assemblePage, listPageParts } from '../render/bodies.ts';
 import { unitFiles, type SiteFile } from '../render/site-files.ts';
+import { previousBundle } from './previous-bundle.ts';
 import type { PreviousFiles } from '../store/previous-files.ts';
 import { RecordStore } from '../store/record-store.ts';
 import { BUILD_FOLDER, fileHash, manifestLine } from '../write/manifest.ts';
@@ -103,6 +104,8 @@ function produceUnit(thread: ThreadState, unit: SiteUnit, index: number): boolea
  * changed, as its whole text.
  */
 function renderedBytes(thread: ThreadState, file: SiteFile): Buffer {
+  // The query bundle's files are checked where they are rendered, by reading them back.
+  if (file.data !== undefined) return Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
   const { verifier, bodies } = thread;
   const fault = thread.bodyFaults.get(file.path);
   const ascii = file.ascii === true;
@@ -120,7 +123,8 @@ function renderedBytes(thread: ThreadState, file: SiteFile): Buffer {
 }
 
 function* filesOf(store: RecordStore, unit: SiteUnit): Generator<SiteFile> {
-  yield* unitFiles(store, settings.map, settings.formats, unit);
+  const previous = unit.kind === 'bundle' && settings.previousDir !== undefined ? previousBundle(settings.previousDir) : undefined;
+  yield* unitFiles(store, settings.map, settings.formats, unit, { ...settings.bundle, previous });
   if (unit.kind === 'fixed') yield* settings.extraFiles;
 }
 

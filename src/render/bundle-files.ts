@@ -3,10 +3,13 @@ import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, type BundleMa
 import { encodeIndexSegment, type SegmentRow } from '../bundle/index-segment.ts';
 import { encodeNameOrder } from '../bundle/name-order.ts';
 import { decodeRecordTexts, encodeRecordTexts } from '../bundle/record-texts.ts';
+import { encodeRegistrantDigests } from '../bundle/registrant-digests.ts';
 import { encodeRegistrantIndex } from '../bundle/registrant-index.ts';
 import { searchText } from '../bundle/search-text.ts';
 import { sortedIndexOf } from '../bundle/sorted-arrays.ts';
 import { segmentRanges, startsChunk } from '../plan/bundle-layout.ts';
+import { textHash, type PackPlan } from '../plan/registrant-packs.ts';
+import type { BundleRows } from '../store/bundle-rows.ts';
 
 /**
  * The files of the query bundle (bundle/bundle-manifest.ts), rendered from the store in one pass over
@@ -14,34 +17,12 @@ import { segmentRanges, startsChunk } from '../plan/bundle-layout.ts';
  * again as the answerer will read it and compared with what it was made from: a file that does not
  * read back is a failed build, not a wrong answer later.
  */
-export interface BundleClientRow {
-  id: number;
-  name: string;
-  /** JSON text of the keys between `url` and `registrant`. */
-  fields: string;
-  registrantId: number;
-  effectiveDate: string | null;
-  state: string | null;
-  country: string | null;
-  ppbState: string | null;
-  ppbCountry: string | null;
-}
-
-export interface BundleSource {
-  clientCount: number;
-  /** Every client, by ascending id. */
-  clients(): Iterable<BundleClientRow>;
-  /** Every client's id, by ascending name (by code point) then id. */
-  clientsByName(): Iterable<{ id: number; name: string }>;
-  /** Every registrant some client embeds, by ascending id, with its fields' JSON text. */
-  registrants(): Iterable<{ id: number; fields: string }>;
-}
-
 export interface BundleSettings {
   baseUrl: string;
   formats: readonly Format[];
   choices: BundleManifest['choices'];
-  /** The previous build's registrant packs, whose base is kept while the changes since it stay small. */
+  /** The plan of the registrant packs (made while planning), and the previous build's bundle when it keeps its base. */
+  packs: PackPlan;
   previous?: PreviousPacks;
 }
 
@@ -56,7 +37,7 @@ export interface BundleFile {
   data: Uint8Array;
 }
 
-export function* bundleFiles(source: BundleSource, settings: BundleSettings): Generator<BundleFile> {
+export function* bundleFiles(source: BundleRows, settings: BundleSettings): Generator<BundleFile> {
   const manifest: BundleManifest = {
     format: BUNDLE_FORMAT,
     baseUrl: settings.baseUrl,
@@ -69,16 +50,17 @@ export function* bundleFiles(source: BundleSource, settings: BundleSettings): Ge
     registrantIndex: 'registrants/index.bin',
     registrantPacks: [],
     registrantOverlay: null,
+    registrantDigests: 'registrants/base-digests.bin',
   };
   const ids = new Float64Array(source.clientCount);
   yield* clientFiles(source, manifest, ids);
   yield nameOrderFile(source, manifest, ids);
-  yield* registrantFiles(source, manifest, settings.previous);
+  yield* registrantFiles(source, manifest, settings.packs, settings.previous);
   yield { path: BUNDLE_MANIFEST, data: new TextEncoder().encode(`${JSON.stringify(manifest)}\n`) };
 }
 
 /** The chunks and the index segments, from one pass over the clients; fills `ids` and the manifest's lists. */
-function* clientFiles(source: BundleSource, manifest: BundleManifest, ids: Float64Array): Generator<BundleFile> {
+function* clientFiles(source: BundleRows, manifest: BundleManifest, ids: Float64Array): Generator<BundleFile> {
   const ranges = segmentRanges(source.clientCount);
   let chunk: { id: number; text: string; registrant: number }[] = [];
   let segment: SegmentRow[] = [];
@@ -126,7 +108,7 @@ function chunkOf(records: { id: number; text: string; registrant: number }[]): B
 }
 
 /** The clients' global indexes in name order, and where a name repeats the one before. */
-function nameOrderFile(source: BundleSource, manifest: BundleManifest, ids: Float64Array): BundleFile {
+function nameOrderFile(source: BundleRows, manifest: BundleManifest, ids: Float64Array): BundleFile {
   const order = new Uint32Array(ids.length);
   const ties = new Uint8Array(ids.length);
   let place = 0;
@@ -142,17 +124,12 @@ function nameOrderFile(source: BundleSource, manifest: BundleManifest, ids: Floa
   return { path: `${BUNDLE_FOLDER}${manifest.nameOrder}`, data: encodeNameOrder(order, ties) };
 }
 
-/** Text of the registrants' base packs, each at most about this many UTF-16 units. */
-const PACK_TEXT = 2 * 1024 * 1024;
-/** The overlay is folded into a new base once it holds more than this share of the base's text. */
-const OVERLAY_SHARE = 1 / 8;
-
 /**
- * The registrant index (ids and names, for `registrant_name`), and their texts in packs: the base
- * of the previous build is kept, and the registrants whose text differs from it (or that it lacks)
- * go to the overlay, until the overlay outgrows an eighth of the base; then a new base holds all.
+ * The registrant index (ids and names, for `registrant_name`), and their texts in packs as the plan
+ * says (plan/registrant-packs.ts): a new base cut where the plan cuts it, with its digests; or the
+ * previous base's files as they were, and an overlay of the registrants the plan names.
  */
-function* registrantFiles(source: BundleSource, manifest: BundleManifest, previous: PreviousPacks | undefined): Generator<BundleFile> {
+function* registrantFiles(source: BundleRows, manifest: BundleManifest, plan: PackPlan, previous: PreviousPacks | undefined): Generator<BundleFile> {
   const registrants: { id: number; text: string; searchName: string }[] = [];
   for (const { id, fields } of source.registrants()) {
     const name = (JSON.parse(`{${fields}}`) as { name?: unknown }).name;
@@ -160,55 +137,37 @@ function* registrantFiles(source: BundleSource, manifest: BundleManifest, previo
   }
   yield { path: `${BUNDLE_FOLDER}${manifest.registrantIndex}`, data: encodeRegistrantIndex(registrants) };
 
-  const base = previous === undefined ? undefined : previousBase(previous);
-  if (base !== undefined) {
-    const overlay = registrants.filter((registrant) => base.texts.get(registrant.id) !== registrant.text);
-    const overlayText = overlay.reduce((sum, registrant) => sum + registrant.text.length, 0);
-    if (overlayText <= base.textLength * OVERLAY_SHARE) {
-      for (const part of base.parts) {
-        manifest.registrantPacks.push(part.entry);
-        yield { path: `${BUNDLE_FOLDER}${part.entry.file}`, data: part.data };
-      }
-      if (overlay.length > 0) {
-        manifest.registrantOverlay = 'registrants/overlay.bin';
-        yield { path: `${BUNDLE_FOLDER}${manifest.registrantOverlay}`, data: encodeRecordTexts(overlay) };
-      }
-      return;
+  if (plan.kind === 'kept') {
+    if (previous === undefined) throw new Error('the plan keeps the previous registrant packs, but there is no previous build');
+    for (const entry of [...plan.packs.map((pack) => pack.file), manifest.registrantDigests]) {
+      const data = previous.read(entry);
+      if (data === undefined) throw new Error(`the plan keeps bundle/${entry} of the previous build, which has no such file`);
+      yield { path: `${BUNDLE_FOLDER}${entry}`, data };
     }
+    manifest.registrantPacks = plan.packs;
+    const overlay = new Set(plan.overlay);
+    if (overlay.size > 0) {
+      manifest.registrantOverlay = 'registrants/overlay.bin';
+      yield packOf(manifest.registrantOverlay, registrants.filter((registrant) => overlay.has(registrant.id)));
+    }
+    return;
   }
-  let part: typeof registrants = [];
-  let length = 0;
-  const flush = function* (): Generator<BundleFile> {
-    const file = `registrants/base-${part[0]!.id}.bin`;
-    manifest.registrantPacks.push({ file, firstId: part[0]!.id, lastId: part.at(-1)!.id });
-    yield { path: `${BUNDLE_FOLDER}${file}`, data: encodeRecordTexts(part) };
-    part = [];
-    length = 0;
-  };
-  for (const registrant of registrants) {
-    part.push(registrant);
-    length += registrant.text.length;
-    if (length >= PACK_TEXT) yield* flush();
-  }
-  if (part.length > 0) yield* flush();
+  plan.starts.forEach((start, i) => {
+    const end = plan.starts[i + 1] ?? registrants.length;
+    manifest.registrantPacks.push({ file: `registrants/base-${registrants[start]!.id}.bin`, firstId: registrants[start]!.id, lastId: registrants[end - 1]!.id });
+  });
+  for (const [i, pack] of manifest.registrantPacks.entries()) yield packOf(pack.file, registrants.slice(plan.starts[i], plan.starts[i + 1]));
+  const digests = registrants.map((registrant) => ({ id: registrant.id, hash: textHash(registrant.text), length: registrant.text.length }));
+  yield { path: `${BUNDLE_FOLDER}${manifest.registrantDigests}`, data: encodeRegistrantDigests(digests) };
 }
 
-/** The previous build's base packs, their bytes as they were, and the texts they hold; undefined when unreadable. */
-function previousBase(previous: PreviousPacks): { parts: { entry: BundleManifest['registrantPacks'][number]; data: Uint8Array }[]; texts: Map<number, string>; textLength: number } | undefined {
-  if (previous.manifest.format !== BUNDLE_FORMAT) return undefined;
-  const parts: { entry: BundleManifest['registrantPacks'][number]; data: Uint8Array }[] = [];
-  const texts = new Map<number, string>();
-  let textLength = 0;
-  for (const entry of previous.manifest.registrantPacks) {
-    const data = previous.read(entry.file);
-    if (data === undefined) return undefined;
-    const pack = decodeRecordTexts(data, entry.file);
-    for (let i = 0; i < pack.count; i++) {
-      const text = pack.text(i);
-      texts.set(pack.ids[i]!, text);
-      textLength += text.length;
-    }
-    parts.push({ entry, data });
-  }
-  return parts.length === 0 ? undefined : { parts, texts, textLength };
+/** A pack of registrant texts, read back before it is written. */
+function packOf(file: string, registrants: readonly { id: number; text: string }[]): BundleFile {
+  const path = `${BUNDLE_FOLDER}${file}`;
+  const data = encodeRecordTexts(registrants);
+  const back = decodeRecordTexts(data, path);
+  registrants.forEach((registrant, i) => {
+    if (back.ids[i] !== registrant.id || back.text(i) !== registrant.text) throw new Error(`${path}: registrant ${registrant.id} does not read back as it was written`);
+  });
+  return { path, data };
 }

@@ -6,6 +6,7 @@ import { recordFile } from '../plan/site-layout.ts';
 import { siteUnits, type SiteUnit } from '../plan/site-units.ts';
 import type { RecordStore } from '../store/record-store.ts';
 import { clientBody, formatSuffix, registrantBody, type ListPage } from './bodies.ts';
+import { bundleFiles, type BundleSettings } from './bundle-files.ts';
 import { ListPages, ValueLists, filteredLists, type RenderContext } from './list-pages.ts';
 
 /**
@@ -14,14 +15,19 @@ import { ListPages, ValueLists, filteredLists, type RenderContext } from './list
  * without making the page's text (`listPageParts` makes it).
  */
 export type SiteFile =
-  | { path: string; body: string; page?: undefined; ascii?: boolean }
-  | { path: string; body?: undefined; page: ListPage; ascii?: boolean };
+  | { path: string; body: string; page?: undefined; data?: undefined; ascii?: boolean }
+  | { path: string; body?: undefined; page: ListPage; data?: undefined; ascii?: boolean }
+  /** A file of the query bundle: bytes, checked as they were rendered (render/bundle-files.ts). */
+  | { path: string; body?: undefined; page?: undefined; data: Uint8Array; ascii?: undefined };
 // `ascii`: true when the text is ASCII only, known from the store; its UTF-8 bytes are then its Latin-1 bytes, a copy.
 
 /** Every file of the site, unit after unit: what the render threads produce between them. */
-export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonly Format[]): Generator<SiteFile> {
-  for (const unit of siteUnits(map)) yield* unitFiles(store, map, formats, unit);
+export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonly Format[], bundle: BundleInputs): Generator<SiteFile> {
+  for (const unit of siteUnits(map)) yield* unitFiles(store, map, formats, unit, bundle);
 }
+
+/** What the query bundle needs beyond the store and the map: the filters' choices, the plan of its registrant packs, the previous build's bundle. */
+export type BundleInputs = Pick<BundleSettings, 'choices' | 'packs' | 'previous'>;
 
 /**
  * The files of one unit, produced lazily so that memory holds one page at a time:
@@ -30,9 +36,10 @@ export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonl
  * - `filtered`: one pass over the clients that have a value of the filter, by value and then in the
  *   ordering, cuts each value's pages;
  * - `clients`, `registrants`: the record files, the same bytes as inside the pages;
+ * - `bundle`: the query bundle;
  * - `fixed`: the error answers and the map.
  */
-export function* unitFiles(store: RecordStore, map: RewriteMap, formats: readonly Format[], unit: SiteUnit): Generator<SiteFile> {
+export function* unitFiles(store: RecordStore, map: RewriteMap, formats: readonly Format[], unit: SiteUnit, bundle: BundleInputs): Generator<SiteFile> {
   const base = jsonStringContent(map.baseUrl);
   // Page links add only percent-encoded queries to the base URL: ASCII when it is.
   const render: RenderContext = { map, formats, base, asciiBase: /^[\x00-\x7f]*$/.test(base), suffixes: formats.map(formatSuffix) };
@@ -72,6 +79,9 @@ export function* unitFiles(store: RecordStore, map: RewriteMap, formats: readonl
           yield { path: recordFile(`${REGISTRANT_PATH_PREFIX}{id}/`, registrant.id, format), body, ascii: render.asciiBase && registrant.ascii === 1 };
         }
       }
+      return;
+    case 'bundle':
+      yield* bundleFiles(store.bundleRows(), { baseUrl: map.baseUrl, formats, ...bundle });
       return;
     case 'fixed':
       for (const answer of errorAnswers(map)) yield { path: answer.file, body: answer.body };

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { bundleRows, type BundleRows } from './bundle-rows.ts';
 import { clientsByFilterSql, clientsInOrderSql, clientsOf, type RegistrantFields, type StoredClient } from './client-queries.ts';
 import { PreviousFiles } from './previous-files.ts';
 import { openScratchDatabase, removeStoreFile } from './scratch-database.ts';
@@ -174,6 +175,11 @@ export class RecordStore {
       `SELECT id, fields, ascii FROM registrants WHERE id IN (SELECT registrant_id FROM clients) ORDER BY id`,
     );
     yield* statement.iterate() as IterableIterator<{ id: number; fields: string; ascii: number }>;
+  }
+
+  /** The rows the query bundle is rendered from. */
+  bundleRows(): BundleRows {
+    return bundleRows(this.db, () => this.registrants());
   }
 
   /** How SQLite will read an ordering (of one filter's lists): tests use it to pin that none sorts in memory. */

@@ -23,7 +23,7 @@ import {
   type CloudFrontFiles,
   type StoreReads,
 } from '../support/cloudfront-runtime.ts';
-import { CONFORMANCE_SETS, checkCase, loadCases } from '../support/conformance.ts';
+import { STATIC_SETS, checkCase, loadCases } from '../support/conformance.ts';
 import { emitHost } from '../support/emit-host.ts';
 import { serveExchanges } from '../support/exchange-server.ts';
 import { BEHAVIOUR_PROBES, expectedExchange, type Probe } from '../support/host-behaviours.ts';
@@ -84,7 +84,7 @@ hostSuite(
       });
 
       it('answers every request as the readable program does (minifying kept the program)', async () => {
-        for (const set of CONFORMANCE_SETS) {
+        for (const set of STATIC_SETS) {
           const { files, handler, dir } = running(set);
           const readable = loadFunction(`${CLOUDFRONT_MODULE.statement}\n${readFileSync(FUNCTION_PROGRAM, 'utf8')}`, associatedStore(files));
           for (const probe of requests(set)) {
@@ -97,7 +97,7 @@ hostSuite(
       }, 120_000);
 
       it('stays under the 10 KB CloudFront allows, the same code for every build', () => {
-        const codes = CONFORMANCE_SETS.map((set) => withoutNotice(running(set).files.code, running(set).map));
+        const codes = STATIC_SETS.map((set) => withoutNotice(running(set).files.code, running(set).map));
         const large = createRewriteMap({
           baseUrl: 'https://lobbying-disclosure-mirror.example.org:8443',
           formats: FORMATS,
@@ -108,7 +108,7 @@ hostSuite(
         const largeCode = cloudfront.emit({ map: large, dir: '/nonexistent/mirror' }).find((file) => file.name === 'function.js')!.text;
         // The map, which grows with a build, is in the key value store: only the notice differs.
         for (const code of [...codes, withoutNotice(largeCode, large)]) expect(code).toBe(codes[0]);
-        for (const set of CONFORMANCE_SETS) expect(Buffer.byteLength(running(set).files.code)).toBeLessThanOrEqual(FUNCTION_SIZE_LIMIT);
+        for (const set of STATIC_SETS) expect(Buffer.byteLength(running(set).files.code)).toBeLessThanOrEqual(FUNCTION_SIZE_LIMIT);
         expect(Buffer.byteLength(largeCode)).toBeLessThanOrEqual(FUNCTION_SIZE_LIMIT);
       });
 
@@ -133,7 +133,7 @@ hostSuite(
       });
 
       it('answers every request as the preview does, with the map and the filter values read from the store', async () => {
-        for (const set of CONFORMANCE_SETS) {
+        for (const set of STATIC_SETS) {
           const { files, handler, dir, map } = running(set);
           // A method CloudFront refuses before the function runs is the declared gap `methods`.
           for (const probe of requests(set).filter(({ method }) => files.distribution.DefaultCacheBehavior.AllowedMethods.Items.includes(method))) {
@@ -265,7 +265,7 @@ hostSuite(
       });
     });
 
-    it.each(CONFORMANCE_SETS)('answers every case of %s alike with the query rebuilt from querystring (no rawQueryString, as in the console test tool)', async (set) => {
+    it.each(STATIC_SETS)('answers every case of %s alike with the query rebuilt from querystring (no rawQueryString, as in the console test tool)', async (set) => {
       const { files, handler, dir } = running(set);
       const server = await serveExchanges(async (probe) => sendThroughCloudFront(files, handler, dir, probe, { raw: false }));
       try {

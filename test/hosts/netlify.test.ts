@@ -5,7 +5,7 @@ import { netlify } from '../../src/hosts/netlify/netlify.ts';
 import { filtersStep, listRoute, type RewriteMap, type ServedFilter, type Step } from '../../src/plan/rewrite-map.ts';
 import { emitHost } from '../support/emit-host.ts';
 import { serveExchanges } from '../support/exchange-server.ts';
-import { CONFORMANCE_SETS } from '../support/conformance.ts';
+import { STATIC_SETS } from '../support/conformance.ts';
 import { hostSuite } from '../support/host-suite.ts';
 import { sendRaw } from '../support/http.ts';
 import { loadNetlifySite, matchPath, netlifyAnswer, type NetlifySite } from '../support/netlify-rules.ts';
@@ -43,7 +43,7 @@ hostSuite(
 
     describe('netlify: _redirects and _headers as Netlify reads them', () => {
       it("writes rules that Netlify reads: every line parses, one rule a line, within Netlify's advice", () => {
-        for (const set of CONFORMANCE_SETS) {
+        for (const set of STATIC_SETS) {
           const { redirectsFile, rules } = site(set);
           const lines = readFileSync(redirectsFile, 'utf8').split('\n');
           const ruleLines = lines.filter((line) => line.trim() !== '' && !line.startsWith('#'));
@@ -56,7 +56,7 @@ hostSuite(
 
       it('puts the more specific rule first wherever two rules could match the same request', () => {
         // A rule shadows every later rule on the same path whose conditions include its own.
-        for (const set of CONFORMANCE_SETS) {
+        for (const set of STATIC_SETS) {
           const rules = site(set).rules.map((rule) => ({ rule, conditions: Object.entries(rule.query) }));
           for (let at = 0; at < rules.length; at++) {
             const { rule: earlier, conditions } = rules[at]!;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import serveHandler from 'serve-handler';
 import { expect, it } from 'vitest';
 import { serve, serveJson } from '../../src/hosts/serve/serve.ts';
-import { CONFORMANCE_SETS } from '../support/conformance.ts';
+import { STATIC_SETS } from '../support/conformance.ts';
 import { emitHost } from '../support/emit-host.ts';
 import { hostSuite, type RunningHost } from '../support/host-suite.ts';
 import { sendRaw } from '../support/http.ts';
@@ -68,12 +68,12 @@ hostSuite(
     passesAtLeast: { 'lda-real': 33, 'synthetic-1k': 22, 'filters-3k': 25 },
   },
   (served) => {
-    it.each(CONFORMANCE_SETS)('emits (%s) the serve.json and 404.html the build writes into the folder', (set) => {
+    it.each(STATIC_SETS)('emits (%s) the serve.json and 404.html the build writes into the folder', (set) => {
       const { dir, scratch } = served(set);
       for (const name of serve.files) expect(readFileSync(path.join(scratch, name), 'utf8'), name).toBe(readFileSync(path.join(dir, name), 'utf8'));
     });
 
-    it.each(CONFORMANCE_SETS)(
+    it.each(STATIC_SETS)(
       'with no configuration of its own (%s), answers the first page and every record with 200 and Content-Type application/json',
       async (set) => {
         const { url, dir, map } = served(set);

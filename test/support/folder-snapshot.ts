@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
+import { QueryBundle } from '../../src/bundle/query-bundle.ts';
 
 /** Every file under a folder with the hash of its bytes, plus where a link points: to compare builds. */
 export function snapshot(folder: string): { link: string | undefined; files: Record<string, string> } {
@@ -27,6 +28,23 @@ export function snapshot(folder: string): { link: string | undefined; files: Rec
 export function builtFromRecords(folder: string): Record<string, string> {
   const { files } = snapshot(folder);
   delete files['_build/build.json'];
+  return files;
+}
+
+/**
+ * What a build made of its records, as `builtFromRecords`, for builds with different pasts: the
+ * query bundle's registrant packs keep a previous build's base and add an overlay (plan/registrant-
+ * packs.ts), so their layout depends on the builds before. So the packs and the manifest's account of
+ * them are left out, and in their place every registrant text the bundle answers with, read through
+ * the answerer's own reader, and the rest of the manifest.
+ */
+export async function builtFromRecordsAnswering(folder: string): Promise<Record<string, string>> {
+  const files = builtFromRecords(folder);
+  for (const file of Object.keys(files)) if (/^bundle\/(manifest\.json|registrants\/(base-.*|overlay)\.bin)$/.test(file)) delete files[file];
+  const bundle = (await QueryBundle.open(async (file) => readFileSync(path.join(folder, file))))!;
+  const { registrantPacks, registrantOverlay, ...manifest } = bundle.manifest;
+  files['bundle/manifest.json without its registrant packs'] = JSON.stringify(manifest);
+  for (const id of (await bundle.registrantIndex()).ids) files[`registrant ${id} answered`] = (await bundle.registrantFields(id)) ?? 'none';
   return files;
 }
 

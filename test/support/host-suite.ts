@@ -4,7 +4,7 @@ import { BEHAVIOURS, type Behaviour, type Gaps } from '../../src/hosts/behaviour
 import { loadMap } from '../../src/built-folder.ts';
 import type { RewriteMap } from '../../src/plan/rewrite-map.ts';
 import { caseBehaviours, isHeaderProblem } from './case-behaviours.ts';
-import { CONFORMANCE_SETS, checkCase, loadCases } from './conformance.ts';
+import { EXACT_SETS, STATIC_SETS, checkCase, loadCases, type Profile } from './conformance.ts';
 import { BEHAVIOUR_PROBES, differences, expectedExchange, type Exchange } from './host-behaviours.ts';
 import { sendRaw } from './http.ts';
 import { tempFolder } from './temp-folder.ts';
@@ -18,6 +18,12 @@ import { tempFolder } from './temp-folder.ts';
  */
 export interface HostDriver {
   name: string;
+  /**
+   * How the host answers: `static` (the default), as a host without code, by contract sections 3, 6
+   * and 8, held to the static sets and the behaviour probes of the host table; `exact`, where code
+   * runs, by section 9, held to the exact sets.
+   */
+  profile?: Profile;
   /** What the host cannot do (the adapter's `gaps`); the preview has none. */
   gaps: Gaps;
   /**
@@ -49,6 +55,7 @@ export interface ServedSet {
  * served (`served('lda-real')`).
  */
 export function hostSuite(driver: HostDriver, more?: (served: (set: string) => ServedSet) => void): void {
+  const sets: readonly string[] = driver.profile === 'exact' ? EXACT_SETS : STATIC_SETS;
   describe(`${driver.name}: the shared host suite`, () => {
     const temp = tempFolder(`mirror-${driver.name}-`);
     // Servers whose workers drop root (Apache as www-data) read their configuration here.
@@ -57,7 +64,7 @@ export function hostSuite(driver: HostDriver, more?: (served: (set: string) => S
 
     beforeAll(async () => {
       const built = inject('builtSets');
-      for (const set of CONFORMANCE_SETS) {
+      for (const set of sets) {
         const dir = built[set]!;
         const scratch = `${temp.path}/${set}`;
         mkdirSync(scratch, { recursive: true });
@@ -70,7 +77,7 @@ export function hostSuite(driver: HostDriver, more?: (served: (set: string) => S
       temp.remove();
     });
 
-    describe.each(CONFORMANCE_SETS)('conformance set %s', (set) => {
+    describe.each(sets)('conformance set %s', (set) => {
       const cases = loadCases(set);
       let passed = 0;
       let ran = 0;
@@ -97,7 +104,7 @@ export function hostSuite(driver: HostDriver, more?: (served: (set: string) => S
       return { url: host.url, map, dir, scratch };
     });
 
-    describe('behaviours of the host table', () => {
+    describe.skipIf(driver.profile === 'exact')('behaviours of the host table', () => {
       it.each(Object.keys(BEHAVIOURS) as Behaviour[])('%s', async (behaviour) => {
         const { host, map, dir } = running.get('lda-real')!;
         const problems: string[] = [];
