@@ -3,7 +3,7 @@ import { errorVariant } from '../../plan/rewrite-map.ts';
 import { decimalInteger } from '../../routing/filter-values.ts';
 import { escapeRegex, filledValuePattern } from '../query-patterns.ts';
 import type { RouteContext } from '../step-translation.ts';
-import type { StepRules } from './step-rules.ts';
+import { queryVariable, type StepRules } from './rule-context.ts';
 import { exactMapBlock, literal, mapBlock, quote, returnIf } from './syntax.ts';
 
 /**
@@ -22,7 +22,7 @@ import { exactMapBlock, literal, mapBlock, quote, returnIf } from './syntax.ts';
  */
 export function filtersRules(context: RouteContext, step: FiltersStep): StepRules {
   const { map, route, name } = context;
-  const raw = (param: string) => `\${${queryVariable(context, param)}}`;
+  const raw = (param: string) => `\${${queryVariable(context.query, param)}}`;
   const rejected = `${name}_filter_rejected`;
   const combined = `${name}_filters_combined`;
   const pairs = step.served.flatMap((first, i) => step.served.slice(i + 1).map((second, k) => ({ first, second, i, j: i + 1 + k })));
@@ -65,7 +65,7 @@ interface ServedFilterRules {
  */
 function servedFilterRules(context: RouteContext, filter: ServedFilter, prefix: string): ServedFilterRules {
   const { map, route, name } = context;
-  const raw = `\${${queryVariable(context, filter.param)}}`;
+  const raw = `\${${queryVariable(context.query, filter.param)}}`;
   const value = `${prefix}_value`;
   const folder = `${prefix}_folder`;
   const invalid = `${prefix}_invalid`;
@@ -172,12 +172,6 @@ function pairPattern(i: number, j: number): string {
 /** The lastPages of a filter, keyed by the folder of each value (the text the filters step fills in). */
 function lastPageEntries(filter: ServedFilter): (readonly [string, string])[] {
   return Object.entries(filter.lastPages).map(([value, page]) => [literal(filter.folder).replace('{value}', value), String(page)] as const);
-}
-
-function queryVariable({ query }: RouteContext, param: string): string {
-  const variable = query.get(param);
-  if (variable === undefined) throw new Error(`nginx: no variable for the query parameter ${param}`);
-  return variable;
 }
 
 /**
