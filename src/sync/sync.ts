@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { trackTimeLeft } from '../report/time-left.ts';
 import { SyncFolder } from './sync-folder.ts';
 import { Upstream, UpstreamError, type ClientPage, type UpstreamOptions } from './upstream.ts';
 import type { Clock } from './rate-limiter.ts';
@@ -92,7 +93,7 @@ async function fullSync(options: SyncOptions, folder: SyncFolder, upstream: Upst
 
   const counts = new Set([first.count]);
   let fetched = 1;
-  const tracker = etaTracker(todo.length + 1, options.rate);
+  const tracker = trackTimeLeft(todo.length + 1, options.rate);
   const report = () =>
     progress.update(`page ${(fetched + resumed).toLocaleString('en-US')}/${pages.toLocaleString('en-US')}, ${records.toLocaleString('en-US')} records, ${tracker.describe(fetched)}`);
   const limit = pLimit(options.concurrency);
@@ -260,25 +261,4 @@ function mergeById(lines: Iterable<string>): Map<number, string> {
 
 function* sortedLines(records: Map<number, string>): Generator<string> {
   for (const id of [...records.keys()].sort((a, b) => a - b)) yield records.get(id)!;
-}
-
-/** Pages done, requests a minute and time left, for the progress line. */
-function etaTracker(total: number, rate: number) {
-  const started = Date.now();
-  return {
-    describe(done: number): string {
-      const minutes = (Date.now() - started) / 60_000;
-      const perMinute = minutes > 0 ? done / minutes : 0;
-      const pace = Math.min(rate, perMinute > 0 ? perMinute : rate);
-      const left = ((total - done) / pace) * 60;
-      return `${perMinute.toFixed(1)} requests/min, about ${formatDuration(left)} left`;
-    },
-  };
-}
-
-export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds < 0) return '?';
-  if (seconds < 90) return `${Math.round(seconds)} s`;
-  if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
-  return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
 }
