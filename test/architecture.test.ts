@@ -36,7 +36,8 @@ const ALLOWED: Record<string, string[]> = {
   write: ['plan', 'store', 'config'],
   preview: ['routing', 'plan', 'built-folder'],
   hosts: ['plan', 'routing'],
-  sync: ['config'],
+  // A full sync's progress line says the time left (report/time-left.ts).
+  sync: ['config', 'report'],
   'built-folder': ['plan'],
   report: [],
   // How a module of src/ is started as a worker thread, from the sources or compiled.
