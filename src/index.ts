@@ -18,20 +18,20 @@ import { parseListen, writeHostFiles } from './hosts/write-host-files.ts';
 import { listRoute } from './plan/rewrite-map.ts';
 import { startPreview, type RunningPreview } from './preview/preview-server.ts';
 import { progressEvents, silentProgress, type Progress, type ProgressEvent } from './report/progress.ts';
-import { resolveSyncOptions, type SyncConfig } from './sync/sync-options.ts';
-import { sync as syncRecords, type SyncOptions, type SyncSummary } from './sync/sync.ts';
+import { resolveSyncOptions, type SyncConfig, type SyncOptions } from './sync/sync-options.ts';
+import { sync as syncRecords, type SyncSummary } from './sync/sync.ts';
 import type { RetryEvent } from './sync/upstream.ts';
 
 export { InputError, BuildBusyError, OptionsError, describeProblem, type InputProblem } from './errors.ts';
 export { UpstreamError } from './sync/upstream.ts';
-export { SyncError } from './sync/sync.ts';
+export { SyncError } from './sync/walk.ts';
 export { terminalProgress, type Progress, type ProgressEvent, type Count, type ProgressStream } from './report/progress.ts';
 export type { BuildConfig, BuildOptions } from './config.ts';
 export type { BuildSummary } from './build.ts';
 export type { CheckResult } from './check/check-site.ts';
 export type { PreviewOptions, RunningPreview } from './preview/preview-server.ts';
-export type { SyncConfig } from './sync/sync-options.ts';
-export type { SyncOptions, SyncSummary } from './sync/sync.ts';
+export type { SyncConfig, SyncOptions } from './sync/sync-options.ts';
+export type { SyncSummary } from './sync/sync.ts';
 export type { RetryEvent } from './sync/upstream.ts';
 
 /** How a long run reports its progress: a reporter (`terminalProgress()` for the command line's), or a listener of events. Silent without either. */

@@ -1,7 +1,7 @@
 import { sync, type SyncConfig, type SyncSummary } from '../index.ts';
 import { terminalProgress } from '../report/progress.ts';
+import { formatDuration } from '../report/time-left.ts';
 import { RATE_WITHOUT_KEY, RATE_WITH_KEY, TOKEN_VARIABLE } from '../sync/sync-options.ts';
-import { formatDuration } from '../sync/sync.ts';
 import { parseOptions, type Command } from './command.ts';
 
 export const SYNC_OPTIONS_HELP = `  --upstream <url>      the service, e.g. https://lda.senate.gov (or https://lda.gov)

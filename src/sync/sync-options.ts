@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { wholeNumber } from '../config.ts';
 import { OptionsError } from '../errors.ts';
-import type { SyncOptions } from './sync.ts';
+import type { UpstreamOptions } from './upstream.ts';
 
 /** The environment variable the key may come from, so it never has to appear on a command line. */
 export const TOKEN_VARIABLE = 'LDA_API_KEY';
@@ -24,6 +24,13 @@ export interface SyncConfig {
   backoff?: string | number;
   /** Seconds. */
   timeout?: string | number;
+}
+
+/** A sync's options, resolved from a `SyncConfig` by `resolveSyncOptions`. */
+export interface SyncOptions extends UpstreamOptions {
+  out: string;
+  mode: 'full' | 'incremental';
+  concurrency: number;
 }
 
 export function resolveSyncOptions(config: SyncConfig, env: NodeJS.ProcessEnv = process.env): SyncOptions {

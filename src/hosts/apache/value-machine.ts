@@ -1,4 +1,4 @@
-import { decimalInteger } from '../../routing/filter-values.ts';
+import { NUMBER_SPELLINGS } from '../../routing/number-spellings.ts';
 import { numberRangeRegex } from '../query-patterns.ts';
 import { V } from './rule-context.ts';
 import { expandLiteral, rewriteArg } from './syntax.ts';
@@ -119,8 +119,9 @@ const UTF8_TRUNCATED = [
 ].join('|');
 
 /**
- * A number, read as `decimalInteger` reads it: the characters it maps (asked of it, so that the two
- * agree), then Python's Decimal syntax, then the integer part once the exponent has moved the point.
+ * A number, read as `decimalInteger` reads it: the characters it maps (NUMBER_SPELLINGS, made from the
+ * router's own constants), then Python's Decimal syntax, then the integer part once the exponent has
+ * moved the point.
  */
 function numberRules(u: (text: string) => string, idDigits: number): string[] {
   const chars = numberCharacters();
@@ -190,37 +191,18 @@ function append(text: string): string {
   return `E=${DONE}:%{ENV:${DONE}}${text}`;
 }
 
+/** The characters of a number beyond Decimal's ASCII grammar, as the router reads them (NUMBER_SPELLINGS). */
 interface NumberCharacters {
-  /** For each ASCII digit, the characters of other scripts that `decimalInteger` reads as it. */
+  /** For each ASCII digit, the characters of other scripts that the router reads as it. */
   digits: string[];
   spaces: string;
   dropped: string;
 }
 
-let characters: NumberCharacters | undefined;
-
-/**
- * Asks `decimalInteger` what each character beyond the Decimal syntax is: a digit (`1c` reads as
- * `1` and a digit), white space (`1c` reads as 1, `1c1` as nothing) or dropped (`1c1` reads as 11).
- * Each as a pattern over the normal spelling (escapes in capitals; printable ASCII plain or escaped).
- */
+/** Each as a pattern over the normal spelling (escapes in capitals; printable ASCII plain or escaped). */
 function numberCharacters(): NumberCharacters {
-  if (characters !== undefined) return characters;
-  const digits: string[][] = Array.from({ length: 10 }, () => []);
-  const spaces: string[] = [];
-  const dropped: string[] = [];
-  for (let code = 0; code <= 0x10ffff; code++) {
-    if (code >= 0xd800 && code < 0xe000) continue;
-    const char = String.fromCodePoint(code);
-    const one = decimalInteger(`1${char}`, 2);
-    if (one === undefined) continue;
-    const two = decimalInteger(`1${char}1`, 2);
-    if (one === '1' && two === undefined) spaces.push(spelled(char));
-    else if (one === '1' && two === '11') dropped.push(spelled(char));
-    else if (code >= 0x80 && /^1[0-9]$/.test(one)) digits[Number(one[1])]!.push(spelled(char));
-  }
-  characters = { digits: digits.map((list) => list.join('|')), spaces: spaces.join('|'), dropped: dropped.join('|') };
-  return characters;
+  const { digits, spaces, separators } = NUMBER_SPELLINGS;
+  return { digits: digits.map((list) => list.map(spelled).join('|')), spaces: spaces.map(spelled).join('|'), dropped: separators.map(spelled).join('|') };
 }
 
 /** A character in the normal spelling: its UTF-8 bytes escaped in capitals, or printable ASCII also as itself. */

@@ -5,8 +5,8 @@ import { encodedLiteral, filledValuePattern, oneOfPattern } from '../query-patte
 import { identifier, identifiers } from '../route-parts.ts';
 import type { RouteContext } from '../step-translation.ts';
 import { integerRules, trimmedValuePattern } from './number-rules.ts';
+import type { StepRules } from './rule-context.ts';
 import { REJECTED, mapBlock, queryPlaceholder, quote, regexOutput, respond } from './syntax.ts';
-import type { StepRules } from './step-rules.ts';
 
 /**
  * The filters step in Caddy's syntax, judged in the map's order: a rejected parameter given a value,

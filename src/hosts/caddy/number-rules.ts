@@ -1,4 +1,4 @@
-import { decimalInteger } from '../../routing/filter-values.ts';
+import { NUMBER_SPELLINGS } from '../../routing/number-spellings.ts';
 import { encodedChar, encodedDigit } from '../query-patterns.ts';
 
 /**
@@ -12,30 +12,26 @@ import { encodedChar, encodedDigit } from '../query-patterns.ts';
  * turn into its ASCII digit), a value matches no rule.
  */
 
-/** The characters the router drops in a number (`inside`, any number of them after each) and around it. */
-let fillers: { around: string; inside: string } | undefined;
-
-/** `_`, and the white space trimmed around a number: asked of the router itself, so that the two agree. */
+/**
+ * The characters the router drops in a number (`inside`, any number of them after each of its
+ * characters) and around it (`around`): the separators, and the white space trimmed around it.
+ */
 function numberFillers(): { around: string; inside: string } {
-  if (fillers !== undefined) return fillers;
-  const around: string[] = [];
-  const inside: string[] = [];
-  for (let code = 0; code < 0x10000; code++) {
-    if (code >= 0xd800 && code < 0xe000) continue;
-    const char = String.fromCharCode(code);
-    if (decimalInteger(`${char}7${char}`, 2) !== '7') continue;
-    (decimalInteger(`7${char}7`, 2) === '77' ? inside : around).push(queryChar(char));
-  }
+  const { spaces, separators } = NUMBER_SPELLINGS;
+  const inside = separators.map(queryChar);
   const inner = inside.length === 1 ? inside[0]! : `(?:${inside.join('|')})`;
-  fillers = { around: `(?:${[...around, ...inside].join('|')})`, inside: `${inner}*` };
-  return fillers;
+  return { around: `(?:${[...spaces.map(queryChar), ...inside].join('|')})`, inside: `${inner}*` };
 }
 
 /** One character of a raw query value: as itself or percent-encoded in UTF-8, and a space also as `+`. */
 function queryChar(char: string): string {
   if (char.charCodeAt(0) < 0x80) return char === ' ' ? `(?:\\+|${encodedChar(char)})` : encodedChar(char);
-  const bytes = [...Buffer.from(char, 'utf8')].map((byte) => `%${hexDigit(byte >> 4)}${hexDigit(byte & 15)}`).join('');
-  return `(?:\\x{${char.charCodeAt(0).toString(16)}}|${bytes})`;
+  return `(?:\\x{${char.charCodeAt(0).toString(16)}}|${percentEncoded(char)})`;
+}
+
+/** A character percent-encoded in UTF-8 only, hex digits in either case. */
+function percentEncoded(char: string): string {
+  return [...Buffer.from(char, 'utf8')].map((byte) => `%${hexDigit(byte >> 4)}${hexDigit(byte & 15)}`).join('');
 }
 
 function hexDigit(value: number): string {
@@ -57,11 +53,12 @@ export function trimmedValuePattern(): string {
  */
 export function integerRules(maxDigits: number, groupPrefix: string, folder: (value: string) => string): { pattern: string; part: string }[] {
   const _ = numberFillers().inside;
-  const plus = `%2[bB]${_}`;
-  const minus = `${encodedChar('-')}${_}`;
-  const zero = `${encodedDigit('0')}${_}`;
+  // A `+` sent as itself is a space: the sign is only ever sent percent-encoded.
+  const plus = `${percentEncoded(NUMBER_SPELLINGS.plus)}${_}`;
+  const minus = `${encodedChar(NUMBER_SPELLINGS.minus)}${_}`;
+  const zero = `${encodedDigit(NUMBER_SPELLINGS.zero)}${_}`;
   const digit = `${encodedDigit()}${_}`;
-  const point = `${encodedChar('.')}${_}`;
+  const point = `${encodedChar(NUMBER_SPELLINGS.point)}${_}`;
   /** The fraction, which cutting toward zero drops whatever its digits. */
   const fraction = `(?:${point}(?:${digit})*)?`;
   const groups: string[] = [];

@@ -3,7 +3,7 @@ import { oneOfPattern, pageRules } from '../query-patterns.ts';
 import { identifier } from '../route-parts.ts';
 import type { RouteContext } from '../step-translation.ts';
 import { filterFolderPlaceholder } from './filter-rules.ts';
-import type { StepRules } from './step-rules.ts';
+import type { StepRules } from './rule-context.ts';
 import { REJECTED, V, escapeBraces, mapBlock, queryPlaceholder, regexOutput, respond } from './syntax.ts';
 
 /**

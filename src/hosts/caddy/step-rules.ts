@@ -4,6 +4,7 @@ import { translationOf, type RouteContext, type StepKind, type StepOf } from '..
 import { identifier } from '../route-parts.ts';
 import { filtersRules } from './filter-rules.ts';
 import { pageStepRules } from './page-rules.ts';
+import type { StepRules } from './rule-context.ts';
 import { REJECTED, escapeBraces, mapBlock, queryPlaceholder, respond } from './syntax.ts';
 
 /**
@@ -11,18 +12,6 @@ import { REJECTED, escapeBraces, mapBlock, queryPlaceholder, respond } from './s
  * query into placeholders, `vars` matchers over them, and `respond` lines in the route's handler
  * that answer the step's error.
  */
-
-/**
- * What a step adds: `map`s and matchers (site level), `respond` lines in step order, parts of the file
- * name, and `respond` lines for when that file does not exist, before the route's own missing-file answer.
- */
-export interface StepRules {
-  maps: string[];
-  matchers: string[];
-  checks: string[];
-  parts: Record<string, string>;
-  missing?: string[];
-}
 
 /** One translation for each kind of step; a kind missing here stops the emit. */
 const STEP_RULES: { [K in StepKind]: (context: RouteContext, step: StepOf<K>) => StepRules } = {

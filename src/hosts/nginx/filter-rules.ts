@@ -1,9 +1,9 @@
 import type { ErrorAnswer, FiltersStep, ServedFilter } from '../../plan/rewrite-map.ts';
 import { errorVariant } from '../../plan/rewrite-map.ts';
-import { decimalInteger } from '../../routing/filter-values.ts';
+import { NUMBER_SPELLINGS } from '../../routing/number-spellings.ts';
 import { escapeRegex, filledValuePattern } from '../query-patterns.ts';
 import type { RouteContext } from '../step-translation.ts';
-import type { StepRules } from './step-rules.ts';
+import { queryVariable, type StepRules } from './rule-context.ts';
 import { exactMapBlock, literal, mapBlock, quote, returnIf } from './syntax.ts';
 
 /**
@@ -22,7 +22,7 @@ import { exactMapBlock, literal, mapBlock, quote, returnIf } from './syntax.ts';
  */
 export function filtersRules(context: RouteContext, step: FiltersStep): StepRules {
   const { map, route, name } = context;
-  const raw = (param: string) => `\${${queryVariable(context, param)}}`;
+  const raw = (param: string) => `\${${queryVariable(context.query, param)}}`;
   const rejected = `${name}_filter_rejected`;
   const combined = `${name}_filters_combined`;
   const pairs = step.served.flatMap((first, i) => step.served.slice(i + 1).map((second, k) => ({ first, second, i, j: i + 1 + k })));
@@ -65,7 +65,7 @@ interface ServedFilterRules {
  */
 function servedFilterRules(context: RouteContext, filter: ServedFilter, prefix: string): ServedFilterRules {
   const { map, route, name } = context;
-  const raw = `\${${queryVariable(context, filter.param)}}`;
+  const raw = `\${${queryVariable(context.query, filter.param)}}`;
   const value = `${prefix}_value`;
   const folder = `${prefix}_folder`;
   const invalid = `${prefix}_invalid`;
@@ -106,21 +106,26 @@ function servedFilterRules(context: RouteContext, filter: ServedFilter, prefix: 
  * A number, decoded: its canonical integer (contract section 8) by rules tried in order: zero
  * (however signed, with or without a fraction), a positive integer and a negative one of at most
  * `idDigits` significant digits, then a longer one, which names no list (the router's `''`). Decimal
- * drops `_` anywhere, so the rules skip it between digits, and capture the significant digits one by
- * one to write them back without it.
+ * drops its separators (`_`) anywhere, so the rules skip them between digits, and capture the
+ * significant digits one by one to write them back without them.
  */
 function numberFolder({ map, name }: RouteContext, filter: ServedFilter, value: string, folder: string): string[] {
   const count = map.paths.idDigits;
+  // The spellings' characters as this syntax writes them: `separator` inside a class, `skip` a run of them.
+  const { plus, minus, zero, point, separators } = NUMBER_SPELLINGS;
+  const separator = separators.map(escapeRegex).join('');
+  const skip = `${separators.length === 1 ? separator : `[${separator}]`}*`;
+  const [sign, dot, zeros] = [`[${plus}${minus}]`, escapeRegex(point), `[${zero}${separator}]*`];
   const group = (i: number) => `${name}_n${i}`;
-  const positions = Array.from({ length: count }, (_, i) => `(?P<${group(i + 1)}>[${i === 0 ? '1-9' : '0-9'}])${i === 0 ? '' : '?'}_*`).join('');
+  const positions = Array.from({ length: count }, (_, i) => `(?P<${group(i + 1)}>[${i === 0 ? '1-9' : '0-9'}])${i === 0 ? '' : '?'}${skip}`).join('');
   const digits = Array.from({ length: count }, (_, i) => `\${${group(i + 1)}}`).join('');
-  const fraction = '(?:\\.[0-9_]*)?';
+  const fraction = `(?:${dot}[0-9${separator}]*)?`;
   const list = (canonical: string) => literal(filter.folder).replace('{value}', canonical);
   return mapBlock(`$${value}`, folder, '', [
-    { pattern: `^[+-]?_*(?:0[0_]*${fraction}|\\.[0-9_]*[0-9][0-9_]*)$`, part: list('0') },
-    { pattern: `^\\+?[0_]*${positions}${fraction}$`, part: list(digits) },
-    { pattern: `^-[0_]*${positions}${fraction}$`, part: list(`-${digits}`) },
-    { pattern: `^[+-]?[0_]*[1-9](?:_*[0-9]){${count},}_*${fraction}$`, part: list('') },
+    { pattern: `^${sign}?${skip}(?:${zero}${zeros}${fraction}|${dot}[0-9${separator}]*[0-9][0-9${separator}]*)$`, part: list('0') },
+    { pattern: `^${escapeRegex(plus)}?${zeros}${positions}${fraction}$`, part: list(digits) },
+    { pattern: `^${escapeRegex(minus)}${zeros}${positions}${fraction}$`, part: list(`-${digits}`) },
+    { pattern: `^${sign}?${zeros}[1-9](?:${skip}[0-9]){${count},}${skip}${fraction}$`, part: list('') },
   ]);
 }
 
@@ -174,31 +179,18 @@ function lastPageEntries(filter: ServedFilter): (readonly [string, string])[] {
   return Object.entries(filter.lastPages).map(([value, page]) => [literal(filter.folder).replace('{value}', value), String(page)] as const);
 }
 
-function queryVariable({ query }: RouteContext, param: string): string {
-  const variable = query.get(param);
-  if (variable === undefined) throw new Error(`nginx: no variable for the query parameter ${param}`);
-  return variable;
-}
-
 /**
- * What Decimal ignores around a number, as the router reads it (`decimalInteger`): white space and
- * `_`, each as sent, percent-encoded (UTF-8) or, for a space, `+`. Worked out once, on first use.
+ * What Decimal ignores around a number, as the router reads it: white space and the separators, in
+ * code point order, each as sent, percent-encoded (UTF-8) or, for a space, `+`.
  */
 function ignoredAroundNumbers(): string {
-  if (ignored !== undefined) return ignored;
-  const chars: string[] = [];
-  for (let code = 0; code < 0x10000; code++) {
-    const char = String.fromCharCode(code);
-    if ((code < 0xd800 || code > 0xdfff) && decimalInteger(`${char}1${char}`, 16) === '1') chars.push(char);
-  }
+  const chars = [...NUMBER_SPELLINGS.spaces, ...NUMBER_SPELLINGS.separators].sort();
   const hex = (byte: number) => [...byte.toString(16).toUpperCase().padStart(2, '0')].map((h) => (/[A-F]/.test(h) ? `[${h}${h.toLowerCase()}]` : h)).join('');
   const encoded = (char: string) => [...new TextEncoder().encode(char)].map((byte) => `%${hex(byte)}`).join('');
   // A raw space or control character never reaches nginx in a request line; a printable one may.
   const asSent = (char: string) => (char > ' ' && char < '\x7f' ? `${escapeRegex(char)}|` : '');
-  ignored = `(?:\\+|${chars.map((char) => `${asSent(char)}${encoded(char)}`).join('|')})`;
-  return ignored;
+  return `(?:\\+|${chars.map((char) => `${asSent(char)}${encoded(char)}`).join('|')})`;
 }
-let ignored: string | undefined;
 
 /** Characters read as themselves (URL-unreserved: sent as they are); a `+` sent as itself is a space. */
 const PLAIN = '[A-Za-z0-9._~-]';

@@ -3,7 +3,8 @@ import { generatedNotice, type HostAdapter, type HostTarget } from '../host-adap
 import { lastValuePattern, type ValueRule } from '../query-patterns.ts';
 import { DOT_SEGMENT_PATTERN, fillFile, headersBesideContentType, identifiers, queryParameters, routePathPattern } from '../route-parts.ts';
 import type { RouteContext } from '../step-translation.ts';
-import { stepRules, type Provided } from './step-rules.ts';
+import type { Provided } from './rule-context.ts';
+import { stepRules } from './step-rules.ts';
 import { V, answer, literal, mapBlock, moved, quote } from './syntax.ts';
 
 /**

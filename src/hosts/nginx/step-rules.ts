@@ -1,8 +1,9 @@
-import type { ChoiceStep, ErrorName, MethodStep, PageSizeStep, PageStep, Step } from '../../plan/rewrite-map.ts';
+import type { ChoiceStep, MethodStep, PageSizeStep, PageStep, Step } from '../../plan/rewrite-map.ts';
 import { choiceRules, escapeRegex, numberRangePattern, oneOfPattern, pageRules } from '../query-patterns.ts';
-import { translationOf, type RouteContext, type StepKind, type StepOf } from '../step-translation.ts';
+import { translationOf, type StepKind, type StepOf } from '../step-translation.ts';
 import { identifier } from '../route-parts.ts';
 import { filtersRules } from './filter-rules.ts';
+import { queryVariable, type StepContext, type StepRules } from './rule-context.ts';
 import { exactMapBlock, literal, mapBlock, quote, rejectedMap, returnIf } from './syntax.ts';
 
 /**
@@ -10,28 +11,6 @@ import { exactMapBlock, literal, mapBlock, quote, rejectedMap, returnIf } from '
  * level) that read the query into variables, and `if (...) { return ... }` lines in the route's
  * location that answer the step's error.
  */
-
-/** What a step adds: `map` blocks (http level), lines of the location in step order, parts of the file name. */
-export interface StepRules {
-  maps: string[];
-  checks: string[];
-  parts: Record<string, string>;
-  /** What the steps after it read: the last page of the filter in use (`''` for none). */
-  provides?: Provided;
-  /** Entries of its largest exact `map` (a hash), when it has one that grows with the build. */
-  hashEntries?: number;
-  /** The name of the answer when the file does not exist, as an nginx expression, and every name it can hold. */
-  missing?: { expression: string; answers: ErrorName[] };
-}
-
-export interface Provided {
-  lastPage?: string;
-}
-
-/** A route's context, with what the steps before this one provide. */
-export interface StepContext extends RouteContext {
-  earlier: Provided;
-}
 
 /** One translation for each kind of step; a kind missing here stops the emit. */
 const STEP_RULES: { [K in StepKind]: (context: StepContext, step: StepOf<K>) => StepRules } = {
@@ -123,10 +102,4 @@ function lastPageMap(source: string, variable: string, step: PageStep, group: st
     { pattern: '^1$', part: file('1') },
     { pattern: `^(?P<${group}>[0-9]+)$`, part: file(`\${${group}}`) },
   ]);
-}
-
-function queryVariable(query: Map<string, string>, param: string): string {
-  const variable = query.get(param);
-  if (variable === undefined) throw new Error(`nginx: no variable for the query parameter ${param}`);
-  return variable;
 }

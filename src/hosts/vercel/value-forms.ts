@@ -1,4 +1,5 @@
 import type { ServedFilter } from '../../plan/rewrite-map.ts';
+import { NUMBER_SPELLINGS } from '../../routing/number-spellings.ts';
 import { escapeRegex } from '../query-patterns.ts';
 
 /** The named group of a filter's value, as the destinations use it (`$v`). */
@@ -11,11 +12,13 @@ export const VALUE = 'v';
 export const VALUE_LIMIT = 4096;
 
 /**
- * Python's white space (`str.isspace`), which Decimal trims around a number: the class the router
- * uses (src/routing/filter-values.ts), its characters past U+00FF written as themselves, since a `\u`
- * escape is JavaScript's alone (PCRE spells it `\x{...}`).
+ * Python's white space, which Decimal trims around a number, any number of times: the router's class
+ * (NUMBER_SPELLINGS.spaceClass) in PCRE's syntax, which spells a vertical tab `\x0b` (its `\v` is a
+ * class of its own) and has no `\u` escape: the characters past U+00FF are written as themselves.
  */
-const SPACE = `[\\t\\n\\x0b\\f\\r\\x1c-\\x20\\x85\\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*`;
+const SPACE = `[${NUMBER_SPELLINGS.spaceClass
+  .replace(/\\v/g, '\\x0b')
+  .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))}]*`;
 
 /**
  * One way a filter's value can be written that a route can read: a regular expression over the
@@ -45,16 +48,22 @@ export interface ValueForm {
 export function valueForms(filter: ServedFilter, idDigits: number): ValueForm[] {
   if (filter.values === 'choice') return choiceGroups(filter.choices ?? []).map(choiceForm);
   const digits = `[1-9][0-9]{0,${idDigits - 1}}`;
-  const fraction = '(?:\\.[0-9]*)?';
+  const { plus, minus, zero } = NUMBER_SPELLINGS;
+  const point = escapeRegex(NUMBER_SPELLINGS.point);
+  const fraction = `(?:${point}[0-9]*)?`;
   const signed = (sign: string, value: string, keyOf: (canonical: string) => string | undefined): ValueForm => ({
-    pattern: (keys) => `^${SPACE}${sign}0*(?<${VALUE}>${keys === undefined ? digits : alternatives(keys)})${fraction}${SPACE}$`,
+    pattern: (keys) => `^${SPACE}${sign}${zero}*(?<${VALUE}>${keys === undefined ? digits : alternatives(keys)})${fraction}${SPACE}$`,
     value,
     key: keyOf,
   });
   return [
-    signed('\\+?', `$${VALUE}`, (canonical) => (/^[1-9][0-9]*$/.test(canonical) ? canonical : undefined)),
-    signed('-', `-$${VALUE}`, (canonical) => (/^-[1-9][0-9]*$/.test(canonical) ? canonical.slice(1) : undefined)),
-    { pattern: () => `^${SPACE}[+-]?(?:0+(?:\\.[0-9]*)?|0*\\.[0-9]+)${SPACE}$`, value: '0', key: (canonical) => (canonical === '0' ? canonical : undefined) },
+    signed(`${escapeRegex(plus)}?`, `$${VALUE}`, (canonical) => (/^[1-9][0-9]*$/.test(canonical) ? canonical : undefined)),
+    signed(escapeRegex(minus), `-$${VALUE}`, (canonical) => (/^-[1-9][0-9]*$/.test(canonical) ? canonical.slice(1) : undefined)),
+    {
+      pattern: () => `^${SPACE}[${plus}${minus}]?(?:${zero}+${fraction}|${zero}*${point}[0-9]+)${SPACE}$`,
+      value: '0',
+      key: (canonical) => (canonical === '0' ? canonical : undefined),
+    },
   ];
 }
 
