@@ -1,8 +1,8 @@
-import { LIST_PATH, PAGE_SIZE } from '../contract.ts';
+import { PAGE_SIZE } from '../contract.ts';
 import { jsonStringContent } from '../json-text.ts';
 import type { QueryBundle } from '../bundle/query-bundle.ts';
 import { assemblePage, clientBody, formatSuffix, pageHead } from '../render/bodies.ts';
-import { pageQuery } from '../render/query-string.ts';
+import { linkJson } from '../render/links.ts';
 import { pythonInt } from '../routing/python-text.ts';
 import type { OrderedClients } from './client-order.ts';
 
@@ -25,18 +25,11 @@ export async function listPage(
   const page = pageNumber(values.get('page'), last);
   if (page === undefined) return undefined;
   const { baseUrl } = bundle.manifest;
-  const link = (to: number) => (to < 1 || to > last ? 'null' : `"${jsonStringContent(listLink(baseUrl, pairs, to))}"`);
   const base = jsonStringContent(baseUrl);
   const suffix = jsonStringContent(formatSuffix(values.get('format') ?? ''));
   // Read in parallel: at the edge each chunk a page needs is a request of its own.
   const results = await Promise.all(clients.slice((page - 1) * size, page * size).map((index) => clientText(bundle, index, base, suffix)));
-  return assemblePage({ head: pageHead(clients.count, link(page + 1), link(page - 1)), results });
-}
-
-/** `{base}/api/v1/clients/` and the request's parameters, `page` set to `page`. */
-function listLink(baseUrl: string, pairs: readonly (readonly [string, string])[], page: number): string {
-  const query = pageQuery(pairs, 'page', page);
-  return `${baseUrl}${LIST_PATH}${query === '' ? '' : `?${query}`}`;
+  return assemblePage({ head: pageHead(clients.count, linkJson(baseUrl, pairs, page + 1, last), linkJson(baseUrl, pairs, page - 1, last)), results });
 }
 
 /** DRF's `get_page_size` with `max_page_size` 25: a positive integer, at most 25; anything else 25. */

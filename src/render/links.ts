@@ -1,21 +1,31 @@
 import { LIST_PATH, type Format, type Ordering } from '../contract.ts';
 import { jsonStringContent } from '../json-text.ts';
 import type { ListFilter } from '../plan/site-layout.ts';
+import { pageQuery } from './query-string.ts';
 
 /**
  * A link of the list (contract sections 2 and 8): the filter in use (its value in canonical form), the
  * request's `format` and `ordering`, and `page`, keys in sorted order; no `page` for page 1, and no `?`
- * at all when nothing is left.
+ * at all when nothing is left. Written as Django REST Framework writes it (`pageLink`), so a page the
+ * build writes and the same page composed where code runs have the same links.
  */
 export function listUrl(base: string, filter: ListFilter | undefined, format: Format, ordering: Ordering, page: number): string {
-  const query: [string, string][] = [];
-  if (filter !== undefined) query.push([filter.name, filter.value]);
-  if (format !== '') query.push(['format', format]);
-  if (ordering !== '') query.push(['ordering', ordering]);
-  if (page > 1) query.push(['page', String(page)]);
-  query.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const text = query.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&');
-  return `${base}${LIST_PATH}${text === '' ? '' : `?${text}`}`;
+  return pageLink(base, canonicalPairs(filter, format, ordering), page);
+}
+
+/** The parameters a precomputed list is named by: its filter's canonical value, its format and ordering. */
+function canonicalPairs(filter: ListFilter | undefined, format: Format, ordering: Ordering): [string, string][] {
+  const pairs: [string, string][] = [];
+  if (filter !== undefined) pairs.push([filter.name, filter.value]);
+  if (format !== '') pairs.push(['format', format]);
+  if (ordering !== '') pairs.push(['ordering', ordering]);
+  return pairs;
+}
+
+/** `{base}/api/v1/clients/` and the request's parameters, `page` set to `page` (removed for page 1), as DRF writes it. */
+export function pageLink(base: string, pairs: readonly (readonly [string, string])[], page: number): string {
+  const query = pageQuery(pairs, 'page', page);
+  return `${base}${LIST_PATH}${query === '' ? '' : `?${query}`}`;
 }
 
 /** `next` / `previous` as JSON text: the quoted link, or `null` past either end. */
@@ -27,6 +37,11 @@ export function pageLinkJson(
   page: number,
   lastPage: number,
 ): string {
+  return linkJson(base, canonicalPairs(filter, format, ordering), page, lastPage);
+}
+
+/** A page's `next` or `previous` as JSON text, from the request's parameters: the quoted link, or `null` past either end. */
+export function linkJson(base: string, pairs: readonly (readonly [string, string])[], page: number, lastPage: number): string {
   if (page < 1 || page > lastPage) return 'null';
-  return `"${jsonStringContent(listUrl(base, filter, format, ordering, page))}"`;
+  return `"${jsonStringContent(pageLink(base, pairs, page))}"`;
 }
