@@ -15,6 +15,7 @@ import { siteFileCount, siteUnits } from './plan/site-units.ts';
 import { produceSite } from './produce/produce-site.ts';
 import { silentProgress, type Progress } from './report/progress.ts';
 import { timedStages } from './report/timed-stages.ts';
+import { checkBundleAnswers } from './check/bundle-answers.ts';
 import { checkRecordsInAreRecordsOut } from './check/records-balance.ts';
 import { RecordStore } from './store/record-store.ts';
 import { serve } from './hosts/serve/serve.ts';
@@ -112,7 +113,11 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     const units = siteUnits(map, store.clientIdBounds(Math.min(64, Math.ceil(counts.clients / 4096))));
 
     const packs = planRegistrantPacks(registrantDigests(store), slot.previousDir === undefined ? undefined : previousBase(slot.previousDir));
-    const bundleFiles = bundleFileCount(store.clientIdsInRange(null, null), counts.clients, packFileCount(packs));
+    const clientIds = Array.from(store.clientIdsInRange(null, null));
+    const bundleFiles = bundleFileCount(clientIds, counts.clients, packFileCount(packs));
+    const registrantIds = Array.from(store.registrantIds());
+    // The records the query bundle is checked on before the switch: the first, middle and last.
+    const sampleIds = { client: ends(clientIds), registrant: ends(registrantIds) };
 
     // The compare and render threads open the store themselves; this connection holds it exclusively.
     store.close();
@@ -143,6 +148,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     });
     store.destroy();
     checkRecordsInAreRecordsOut(loaded, counts, written, options.formats.length);
+    if (options.check) written.problems.push(...(await checkBundleAnswers(slot.buildDir, map, options.formats, sampleIds)));
     if (written.problems.length > 0) {
       throw new Error(`the new build fails its check, so it was not published:\n  ${written.problems.join('\n  ')}`);
     }
@@ -188,4 +194,9 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
 /** Each registrant's digest, for the plan of the query bundle's registrant packs. */
 function registrantDigests(store: RecordStore): RegistrantDigest[] {
   return Array.from(store.registrants(), (registrant) => ({ id: registrant.id, hash: textHash(registrant.fields), length: registrant.fields.length }));
+}
+
+/** The first, middle and last of some ids (fewer when there are fewer). */
+function ends(ids: readonly number[]): number[] {
+  return [...new Set([ids[0], ids[ids.length >> 1], ids.at(-1)])].filter((id): id is number => id !== undefined);
 }

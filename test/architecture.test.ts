@@ -22,7 +22,7 @@ const ALLOWED: Record<string, string[]> = {
   // The build plans (plan) and leaves the rendering to the render threads (produce): it imports no render.
   build: ['config', 'ingest', 'store', 'plan', 'produce', 'write', 'report', 'check', 'hosts', 'choices'],
   // The build's verifier knows the units the render threads take (plan) and the pages they render (render), and is run by them (produce).
-  check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest', 'render'],
+  check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest', 'render', 'answer'],
   config: [],
   ingest: ['store', 'worker-thread'],
   store: [],

@@ -71,7 +71,13 @@ export function decodeSections(bytes: Uint8Array, file: string): SectionsFile {
   const data = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
   if (data.length < 4) throw new Error(`${file}: not a file of the query bundle (${data.length} bytes)`);
   const headerLength = new DataView(data.buffer, data.byteOffset, 4).getUint32(0, true);
-  const header = JSON.parse(new TextDecoder().decode(data.subarray(4, 4 + headerLength))) as Header;
+  let header: Header;
+  try {
+    if (4 + headerLength > data.length) throw new Error(`a header of ${headerLength} bytes in ${data.length}`);
+    header = JSON.parse(new TextDecoder().decode(data.subarray(4, 4 + headerLength))) as Header;
+  } catch (error) {
+    throw new Error(`${file}: not a file of the query bundle (${(error as Error).message})`);
+  }
   const { sections, ...fields } = header;
   return {
     fields,

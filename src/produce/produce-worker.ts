@@ -104,10 +104,11 @@ function produceUnit(thread: ThreadState, unit: SiteUnit, index: number): boolea
  * changed, as its whole text.
  */
 function renderedBytes(thread: ThreadState, file: SiteFile): Buffer {
-  // The query bundle's files are checked where they are rendered, by reading them back.
-  if (file.data !== undefined) return Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
-  const { verifier, bodies } = thread;
   const fault = thread.bodyFaults.get(file.path);
+  // The query bundle's files are checked where they are rendered, by reading them back (and the whole
+  // bundle by the answerer before the switch); a test's fault replaces one's bytes after that.
+  if (file.data !== undefined) return fault?.body !== undefined ? Buffer.from(fault.body) : Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
+  const { verifier, bodies } = thread;
   const ascii = file.ascii === true;
   if (fault === undefined && file.page !== undefined) {
     const data = bodies.listPage(file.page, ascii);
