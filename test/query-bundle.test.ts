@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeIndexSegment, encodeIndexSegment, type SegmentRow } from '../src/bundle/index-segment.ts';
+import { decodePostingList, encodePostingLists, intersect } from '../src/bundle/posting-lists.ts';
 import { decodeRecordTexts, encodeRecordTexts } from '../src/bundle/record-texts.ts';
 import { decodeSections, encodeSections } from '../src/bundle/sections.ts';
 import { searchText } from '../src/bundle/search-text.ts';
@@ -19,11 +20,17 @@ describe('the query bundle files read back as written', () => {
     expect(() => read.section('b', Uint32Array)).toThrow(/holds u16/);
   });
 
-  it('record texts: each record decoded alone, found by id', () => {
-    const records = [{ id: 3, text: '"a":1', registrant: 9 }, { id: 10, text: '"name":"ÉCOLE 𝔸\\u0000"', registrant: 2 }, { id: 12, text: '', registrant: 9 }];
-    const read = decodeRecordTexts(encodeRecordTexts(records), 'chunk.bin');
+  it('record texts: each record decoded alone, its values spliced with the keys stored once, found by id', () => {
+    const keys = ['a', 'name', 'b'];
+    const records = [
+      { id: 3, text: '"a":1,"name":"x","b":null', registrant: 9 },
+      { id: 10, text: '"a":{"b":[1,"],\\""],"name":2},"name":"ÉCOLE 𝔸\\u0000, \\"b\\":1","b":true', registrant: 2 },
+      { id: 12, text: '"a":"","name":"","b":[]', registrant: 9 },
+    ];
+    const read = decodeRecordTexts(encodeRecordTexts(keys, records), 'chunk.bin');
     expect(records.map((_, i) => [read.ids[i], read.registrants![i], read.text(i)])).toEqual(records.map((r) => [r.id, r.registrant, r.text]));
     expect([read.find(10), read.find(11)]).toEqual([1, -1]);
+    expect(() => encodeRecordTexts(keys, [{ id: 1, text: '"name":"x","a":1,"b":2' }])).toThrow(/record 1: its fields are not the keys a, name, b in order/);
   });
 
   it('index segments: columns, code tables, and a trigram index that finds every name it holds', () => {
@@ -43,6 +50,21 @@ describe('the query bundle files read back as written', () => {
     expect([...segment.trigramCandidates(encode('É'.repeat(1) + 'COLE'))]).toEqual([1]);
     expect([...segment.trigramCandidates(encode('電'))]).toEqual([2]);
     expect([...segment.trigramCandidates(encode('XYZ'))]).toEqual([]);
+  });
+});
+
+describe('posting lists', () => {
+  it('read back, whatever the gaps between their entries, and intersect', () => {
+    const lists = new Map([
+      [7, [0, 1, 127, 128, 255, 16_383, 16_384, 40_000, 65_535]],
+      [3, [5]],
+      [9, [1, 128, 16_384, 65_535]],
+    ]);
+    const encoded = encodePostingLists(lists);
+    expect([...encoded.keys]).toEqual([3, 7, 9]);
+    expect([...decodePostingList(encoded, 1)]).toEqual(lists.get(7));
+    expect([...decodePostingList(encoded, 0)]).toEqual([5]);
+    expect([...intersect(decodePostingList(encoded, 1), decodePostingList(encoded, 2))]).toEqual([1, 128, 16_384, 65_535]);
   });
 });
 

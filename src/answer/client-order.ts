@@ -1,5 +1,4 @@
 import type { QueryBundle } from '../bundle/query-bundle.ts';
-import { upperBound } from '../bundle/sorted-arrays.ts';
 import type { SortTerm } from './ordering-terms.ts';
 
 /**
@@ -82,54 +81,81 @@ function countingSorts(items: Int32Array, keys: readonly TermKeys[]): Int32Array
   return from;
 }
 
-/** What is derived once per bundle for sorting: the ranks of names and dates, and the date orders. */
+/** What is derived once per bundle for sorting: the ranks of names and of dates, and the date orders, each when first needed. */
 interface SortData {
-  nameRank: Uint32Array;
-  names: number;
-  dateRank: Uint32Array;
-  dates: number;
+  names?: Promise<Ranks>;
+  dates?: Promise<Ranks>;
   dateOrders: Partial<Record<'ascending' | 'descending', Int32Array>>;
   keys: Map<string, TermKeys>;
 }
 
-const sortData = new WeakMap<QueryBundle, Promise<SortData>>();
+/** Each client's rank (by global index) among the distinct values of a field, and how many ranks there are. */
+interface Ranks {
+  rank: Uint32Array;
+  count: number;
+}
 
-function dataOf(bundle: QueryBundle): Promise<SortData> {
+const sortData = new WeakMap<QueryBundle, SortData>();
+
+function dataOf(bundle: QueryBundle): SortData {
   let data = sortData.get(bundle);
-  if (data === undefined) {
-    data = deriveSortData(bundle);
-    sortData.set(bundle, data);
-  }
+  if (data === undefined) sortData.set(bundle, (data = { dateOrders: {}, keys: new Map() }));
   return data;
 }
 
-async function deriveSortData(bundle: QueryBundle): Promise<SortData> {
-  const total = bundle.manifest.clients;
+/** Names ranked from the bundle's name order: equal names (`ties`) share a rank. */
+async function nameRanks(bundle: QueryBundle): Promise<Ranks> {
   const { order, ties } = await bundle.nameOrder();
-  const nameRank = new Uint32Array(total);
-  let rank = -1;
+  const rank = new Uint32Array(bundle.manifest.clients);
+  let current = -1;
   for (let place = 0; place < order.length; place++) {
-    if (ties[place] !== 1) rank++;
-    nameRank[order[place]!] = rank;
+    if (ties[place] !== 1) current++;
+    rank[order[place]!] = current;
   }
-  // Dates as ranks among the distinct dates, 0 for null: nulls first, whichever the direction.
+  return { rank, count: current + 1 };
+}
+
+/**
+ * Dates ranked among the distinct dates, 0 for null (nulls first, whichever the direction): counted
+ * by day in one pass, the days a date number YYYYMMDD names laid out 31 to a month.
+ */
+async function dateRanks(bundle: QueryBundle): Promise<Ranks> {
+  const total = bundle.manifest.clients;
   const dates = new Int32Array(total);
   for (const segment of await bundle.segments()) dates.set(segment.date, segment.start);
-  const distinct = uniqueSorted(dates);
-  const dateRank = new Uint32Array(total);
-  for (let i = 0; i < total; i++) dateRank[i] = upperBound(distinct, dates[i]!);
-  // Rank 0 is null (-1, below every date): `upperBound` counts it among the distinct values only when a client has it.
-  return { nameRank, names: rank + 1, dateRank, dates: distinct.length + 1, dateOrders: {}, keys: new Map() };
+  // The day a date number names, 31 days to a month: days in order, if not all of them real.
+  const day = new Int32Array(total);
+  let first = 0x7fffffff;
+  let last = -1;
+  for (let i = 0; i < total; i++) {
+    const date = dates[i]!;
+    if (date < 0) {
+      day[i] = -1;
+      continue;
+    }
+    const d = ((date / 10000) | 0) * 372 + (((date / 100) | 0) % 100) * 31 + (date % 100);
+    day[i] = d;
+    if (d < first) first = d;
+    if (d > last) last = d;
+  }
+  const rank = new Uint32Array(total);
+  if (last < 0) return { rank, count: 1 };
+  // A rank for every day some client has, in day order: a table over the days from the first to the last.
+  const ranks = new Uint32Array(last - first + 1);
+  for (let i = 0; i < total; i++) if (day[i]! >= 0) ranks[day[i]! - first] = 1;
+  let count = 0;
+  for (let i = 0; i < ranks.length; i++) if (ranks[i] === 1) ranks[i] = ++count;
+  for (let i = 0; i < total; i++) rank[i] = day[i]! < 0 ? 0 : ranks[day[i]! - first]!;
+  return { rank, count: count + 1 };
 }
 
 async function sortKeys(bundle: QueryBundle, term: SortTerm): Promise<TermKeys> {
-  const data = await dataOf(bundle);
+  const data = dataOf(bundle);
   const name = `${term.field}${term.descending ? '-' : '+'}`;
   let keys = data.keys.get(name);
   if (keys === undefined) {
     const byName = term.field === 'name';
-    const rank = byName ? data.nameRank : data.dateRank;
-    const buckets = byName ? data.names : data.dates;
+    const { rank, count: buckets } = await (byName ? (data.names ??= nameRanks(bundle)) : (data.dates ??= dateRanks(bundle)));
     let key = rank;
     if (term.descending) {
       // Ranks count down from the top; a null date (rank 0) stays first.
@@ -149,7 +175,7 @@ async function fullOrder(bundle: QueryBundle, { field, descending }: SortTerm): 
     const { order } = await bundle.nameOrder();
     return descending ? (place) => order[last - place]! : (place) => order[place]!;
   }
-  const data = await dataOf(bundle);
+  const data = dataOf(bundle);
   const direction = descending ? 'descending' : 'ascending';
   let order = data.dateOrders[direction];
   if (order === undefined) {
@@ -159,14 +185,4 @@ async function fullOrder(bundle: QueryBundle, { field, descending }: SortTerm): 
   }
   const dates = order;
   return (place) => dates[place]!;
-}
-
-/** The distinct non-negative values of an array, ascending. */
-function uniqueSorted(values: Int32Array): Int32Array {
-  const sorted = values.slice().sort();
-  let count = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    if (sorted[i]! >= 0 && (count === 0 || sorted[i] !== sorted[count - 1])) sorted[count++] = sorted[i]!;
-  }
-  return sorted.subarray(0, count);
 }

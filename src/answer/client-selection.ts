@@ -24,14 +24,15 @@ export async function selectClients(bundle: QueryBundle, criteria: ClientCriteri
   }
   const registrants = criteria.registrantName === undefined ? undefined : registrantsNamed(await bundle.registrantIndex(), criteria.registrantName);
   if (registrants?.size === 0) return EMPTY;
-  const matched: number[] = [];
+  const matched = new Int32Array(bundle.manifest.clients);
+  let count = 0;
   for (const segment of await bundle.segments()) {
     if (only !== undefined && (only < segment.start || only >= segment.start + segment.count)) continue;
     const found = matchSegment(segment, criteria, registrants, only === undefined ? undefined : only - segment.start);
-    for (let i = 0; i < found.length; i++) matched.push(segment.start + found[i]!);
+    for (let i = 0; i < found.length; i++) matched[count++] = segment.start + found[i]!;
     await pause();
   }
-  return Int32Array.from(matched);
+  return matched.subarray(0, count);
 }
 
 const EMPTY = new Int32Array(0);
@@ -61,14 +62,15 @@ function matchSegment(segment: IndexSegment, criteria: ClientCriteria, registran
   if (registrantId !== undefined && registrantId !== null) tests.push((local) => segment.registrant[local] === registrantId);
   if (registrants !== undefined) tests.push((local) => registrants.has(segment.registrant[local]!));
   if (tests.length === 0) return candidates ?? everyIndex(segment.count);
-  const kept: number[] = [];
+  const kept = new Int32Array(candidates?.length ?? segment.count);
+  let count = 0;
   const consider = (local: number) => {
     for (const test of tests) if (!test(local)) return;
-    kept.push(local);
+    kept[count++] = local;
   };
   if (candidates === undefined) for (let local = 0; local < segment.count; local++) consider(local);
   else for (let i = 0; i < candidates.length; i++) consider(candidates[i]!);
-  return kept;
+  return kept.subarray(0, count);
 }
 
 function everyIndex(count: number): Int32Array {

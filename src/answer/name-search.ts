@@ -6,33 +6,35 @@ import { textStart } from '../bundle/text-list.ts';
  * among `candidates` (ascending) when given, else all of them, read once from end to end. Bytes,
  * not decoded text: a substring of code points is a substring of their UTF-8 bytes.
  */
-export function namesHolding(names: TextList, pattern: Uint8Array, candidates?: ArrayLike<number>): number[] {
+export function namesHolding(names: TextList, pattern: Uint8Array, candidates?: ArrayLike<number>): Int32Array {
   return candidates === undefined ? scan(names, pattern) : check(names, pattern, candidates);
 }
 
-function check(names: TextList, pattern: Uint8Array, candidates: ArrayLike<number>): number[] {
-  const found: number[] = [];
+function check(names: TextList, pattern: Uint8Array, candidates: ArrayLike<number>): Int32Array {
+  const found = new Int32Array(candidates.length);
+  let count = 0;
   for (let i = 0; i < candidates.length; i++) {
     const local = candidates[i]!;
-    if (holds(names.bytes, textStart(names, local), names.ends[local]!, pattern)) found.push(local);
+    if (holds(names.bytes, textStart(names, local), names.ends[local]!, pattern)) found[count++] = local;
   }
-  return found;
+  return found.subarray(0, count);
 }
 
-function scan(names: TextList, pattern: Uint8Array): number[] {
-  const found: number[] = [];
+function scan(names: TextList, pattern: Uint8Array): Int32Array {
   const { bytes, ends } = names;
+  const found = new Int32Array(ends.length);
+  let count = 0;
   const first = pattern[0]!;
   const last = bytes.length - pattern.length;
   let local = 0;
   for (let at = 0; at <= last; at++) {
     if (bytes[at] !== first || !startsAt(bytes, at, pattern)) continue;
     while (ends[local]! < at) local++;
-    found.push(local);
+    found[count++] = local;
     // On to the next name: the loop's step takes `at` past this one's NUL.
     at = ends[local++]!;
   }
-  return found;
+  return found.subarray(0, count);
 }
 
 /** Whether bytes `from` to `to` (exclusive) hold the pattern. */

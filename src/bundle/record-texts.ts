@@ -1,12 +1,17 @@
-import { encodeTextList } from './text-list.ts';
 import { decodeSections, encodeSections } from './sections.ts';
 import { sortedIndexOf } from './sorted-arrays.ts';
+import { encodeTextList, textStart } from './text-list.ts';
 
 /**
  * A file of records' texts: the clients of one chunk (each with its registrant's id) or the
- * registrants of one pack. A text is the record's fields as JSON text, the part of its body that
- * never changes with the base URL or the format (`ingest/record-fields.ts`), stored once as UTF-8,
- * with where each record's bytes end: a record is decoded when an answer needs it, never the whole file.
+ * registrants of one pack. A record's text is its fields as JSON text, `"key":value,...` in the
+ * contract's key order, the part of its body that never changes with the base URL or the format
+ * (`ingest/record-fields.ts`).
+ *
+ * The keys are the same in every record, and more than half of a client's text: the file stores
+ * them once (`keys`), and each record's values alone, in UTF-8, with where each value ends in the
+ * record's decoded text. A record is decoded when an answer needs it (one decoding, then the keys and
+ * values spliced, and kept), never the whole file.
  */
 export interface RecordTexts {
   readonly count: number;
@@ -21,29 +26,87 @@ export interface RecordTexts {
 
 const decoder = new TextDecoder();
 
-export function encodeRecordTexts(records: readonly { id: number; text: string; registrant?: number }[]): Uint8Array {
-  const texts = encodeTextList(records.map((record) => record.text));
+export function encodeRecordTexts(keys: readonly string[], records: readonly { id: number; text: string; registrant?: number }[]): Uint8Array {
+  const valueEnds = new Uint32Array(records.length * keys.length);
+  const values = records.map((record, r) => {
+    const split = splitFields(record.text, keys);
+    if (split === undefined) throw new Error(`record ${record.id}: its fields are not the keys ${keys.join(', ')} in order`);
+    let end = 0;
+    split.forEach((value, k) => (valueEnds[r * keys.length + k] = end += value.length));
+    return split.join('');
+  });
+  const list = encodeTextList(values);
   const sections: Record<string, Float64Array | Uint32Array | Uint8Array> = { ids: Float64Array.from(records, (record) => record.id) };
   if (records.some((record) => record.registrant !== undefined)) sections.registrants = Float64Array.from(records, (record) => record.registrant ?? -1);
-  sections.ends = texts.ends;
-  sections.text = texts.bytes;
-  return encodeSections({}, sections);
+  sections.ends = list.ends;
+  sections.valueEnds = valueEnds;
+  sections.text = list.bytes;
+  return encodeSections({ keys }, sections);
 }
 
 export function decodeRecordTexts(bytes: Uint8Array, file: string): RecordTexts {
   const sections = decodeSections(bytes, file);
+  const keys = sections.fields.keys as string[];
   const ids = sections.section('ids', Float64Array);
-  const ends = sections.section('ends', Uint32Array);
-  const text = sections.section('text', Uint8Array);
-  if (ends.length !== ids.length || (ids.length > 0 && ends[ends.length - 1] !== text.length - 1)) {
+  const list = { ends: sections.section('ends', Uint32Array), bytes: sections.section('text', Uint8Array) };
+  const valueEnds = sections.section('valueEnds', Uint32Array);
+  if (list.ends.length !== ids.length || valueEnds.length !== ids.length * keys.length || (ids.length > 0 && list.ends[ids.length - 1] !== list.bytes.length - 1)) {
     throw new Error(`${file}: the records' texts do not add up to the text stored`);
   }
+  // What goes before each value: its key, after a comma but for the first.
+  const prefixes = keys.map((key, k) => `${k === 0 ? '' : ','}${JSON.stringify(key)}:`);
   const registrants = sections.has('registrants') ? sections.section('registrants', Float64Array) : undefined;
+  const texts: (string | undefined)[] = new Array(ids.length);
   return {
     count: ids.length,
     ids,
     registrants,
-    text: (index) => decoder.decode(text.subarray(index === 0 ? 0 : ends[index - 1]! + 1, ends[index])),
+    text(index) {
+      // Kept once made: the clients of a chunk are read page after page, a registrant once per client.
+      const made = texts[index];
+      if (made !== undefined) return made;
+      const values = decoder.decode(list.bytes.subarray(textStart(list, index), list.ends[index]));
+      let text = '';
+      let start = 0;
+      for (let k = 0; k < prefixes.length; k++) {
+        const end = valueEnds[index * prefixes.length + k]!;
+        text += prefixes[k]! + values.slice(start, end);
+        start = end;
+      }
+      return (texts[index] = text);
+    },
     find: (id) => sortedIndexOf(ids, id),
   };
+}
+
+/** The values of a record's fields text, `"key":value,...` with exactly these keys in order; undefined when it is not. */
+function splitFields(text: string, keys: readonly string[]): string[] | undefined {
+  const values: string[] = [];
+  let at = 0;
+  for (const [k, key] of keys.entries()) {
+    const prefix = `${k === 0 ? '' : ','}${JSON.stringify(key)}:`;
+    if (!text.startsWith(prefix, at)) return undefined;
+    at += prefix.length;
+    const end = jsonValueEnd(text, at);
+    values.push(text.slice(at, end));
+    at = end;
+  }
+  return at === text.length ? values : undefined;
+}
+
+/** Where the JSON value starting at `start` ends: past a string (escapes and all), or the end of an object, array or literal. */
+function jsonValueEnd(text: string, start: number): number {
+  let depth = 0;
+  for (let at = start; at < text.length; at++) {
+    const char = text[at];
+    if (char === '"') {
+      for (at++; at < text.length && text[at] !== '"'; at++) if (text[at] === '\\') at++;
+      if (depth === 0) return at + 1;
+    } else if (char === '{' || char === '[') depth++;
+    else if (char === '}' || char === ']') {
+      depth--;
+      if (depth === 0) return at + 1;
+    } else if (char === ',' && depth === 0) return at;
+  }
+  return text.length;
 }

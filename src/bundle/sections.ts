@@ -62,6 +62,8 @@ export function encodeSections(fields: Record<string, unknown>, sections: Record
 export interface SectionsFile {
   fields: Record<string, unknown>;
   has(name: string): boolean;
+  /** The element type of a section (`u8`, `u16`, `u32`, `i32`, `f64`), for sections written in one type or another. */
+  type(name: string): string | undefined;
   section<T extends SectionArray>(name: string, type: new (buffer: ArrayBuffer, offset: number, length: number) => T): T;
 }
 
@@ -82,6 +84,7 @@ export function decodeSections(bytes: Uint8Array, file: string): SectionsFile {
   return {
     fields,
     has: (name) => Object.hasOwn(sections, name),
+    type: (name) => (Object.hasOwn(sections, name) ? sections[name]!.type : undefined),
     section(name, type) {
       const entry = sections[name];
       if (entry === undefined) throw new Error(`${file}: no section ${name}`);

@@ -1,4 +1,4 @@
-import type { Format } from '../contract.ts';
+import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format } from '../contract.ts';
 import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, type BundleManifest } from '../bundle/bundle-manifest.ts';
 import { encodeIndexSegment, type SegmentRow } from '../bundle/index-segment.ts';
 import { encodeNameOrder } from '../bundle/name-order.ts';
@@ -97,7 +97,7 @@ function* clientFiles(source: BundleRows, manifest: BundleManifest, ids: Float64
 
 function chunkOf(records: { id: number; text: string; registrant: number }[]): BundleFile {
   const path = `${BUNDLE_FOLDER}${chunkFile(records[0]!.id)}`;
-  const data = encodeRecordTexts(records);
+  const data = encodeRecordTexts(CLIENT_FIELD_KEYS, records);
   const back = decodeRecordTexts(data, path);
   records.forEach((record, i) => {
     if (back.ids[i] !== record.id || back.registrants?.[i] !== record.registrant || back.text(i) !== record.text) {
@@ -164,7 +164,7 @@ function* registrantFiles(source: BundleRows, manifest: BundleManifest, plan: Pa
 /** A pack of registrant texts, read back before it is written. */
 function packOf(file: string, registrants: readonly { id: number; text: string }[]): BundleFile {
   const path = `${BUNDLE_FOLDER}${file}`;
-  const data = encodeRecordTexts(registrants);
+  const data = encodeRecordTexts(REGISTRANT_FIELD_KEYS, registrants);
   const back = decodeRecordTexts(data, path);
   registrants.forEach((registrant, i) => {
     if (back.ids[i] !== registrant.id || back.text(i) !== registrant.text) throw new Error(`${path}: registrant ${registrant.id} does not read back as it was written`);
