@@ -22,7 +22,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSync, transformSync } from 'esbuild';
 import ts from 'typescript';
-import { MAP_GLOBAL as WORKER_MAP_GLOBAL, WORKER_PROGRAM } from '../src/hosts/cloudflare/cloudflare.ts';
+import { WORKER_PROGRAM } from '../src/hosts/cloudflare/cloudflare.ts';
 import { CLOUDFRONT_MODULE, FUNCTION_PROGRAM, MINIFIED_FUNCTION_PROGRAM } from '../src/hosts/cloudfront/cloudfront.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -58,18 +58,15 @@ function header(sources: string[], lines: string[]): string {
   ].join('\n');
 }
 
-/** The Worker: `export default { fetch }` over the router, reading the map from the global the emitter defines. */
+/** The Worker: `export default { fetch }` over the answerer, which reads the query bundle from the Worker's assets. */
 export function cloudflareWorkerProgram(): string {
-  const entry = `import { cloudflareWorker } from './cloudflare/worker.ts';\nconst worker = cloudflareWorker(${WORKER_MAP_GLOBAL});\nexport { worker as default };\n`;
+  const entry = `import { cloudflareWorker } from './cloudflare/worker.ts';\nconst worker = cloudflareWorker();\nexport { worker as default };\n`;
   const code = bundle(entry, {
     format: 'esm',
     target: 'es2022',
   });
   return (
-    header(
-      ['src/routing/resolve-request.ts', 'src/hosts/cloudflare/worker.ts'],
-      [`src/hosts/cloudflare/cloudflare.ts emits it as worker.js, after \`const ${WORKER_MAP_GLOBAL} = <the rewrite map>;\`.`],
-    ) + code
+    header(['src/answer/answerer.ts', 'src/hosts/cloudflare/worker.ts'], ['src/hosts/cloudflare/cloudflare.ts emits it as worker.js, after its notice.']) + code
   );
 }
 

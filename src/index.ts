@@ -17,6 +17,7 @@ import { HOSTS, findHost } from './hosts/hosts.ts';
 import { parseListen, writeHostFiles } from './hosts/write-host-files.ts';
 import { listRoute } from './plan/rewrite-map.ts';
 import { startPreview, type RunningPreview } from './preview/preview-server.ts';
+import { startWorkerdPreview } from './preview/workerd-preview.ts';
 import { progressEvents, silentProgress, type Progress, type ProgressEvent } from './report/progress.ts';
 import { resolveSyncOptions, type SyncConfig, type SyncOptions } from './sync/sync-options.ts';
 import { sync as syncRecords, type SyncSummary } from './sync/sync.ts';
@@ -60,10 +61,18 @@ export interface PreviewConfig {
   host?: string;
   /** Answer as a host without code does, from the files and the rewrite map only (default: every request as the live service, contract section 9). */
   static?: boolean;
+  /** `node` (default), or `workerd`: the Worker `emit cloudflare` writes, run in Cloudflare's runtime (miniflare). */
+  runtime?: string;
 }
 
 /** Serves a built folder as `lda-mirror preview` does, until `close()`. */
 export async function preview(config: PreviewConfig = {}): Promise<RunningPreview> {
+  const runtime = config.runtime ?? 'node';
+  if (runtime !== 'node' && runtime !== 'workerd') throw new OptionsError(`--runtime must be node or workerd, not "${runtime}"`);
+  if (runtime === 'workerd') {
+    if (config.static) throw new OptionsError('--static and --runtime workerd do not go together: the Worker answers every request as the live service');
+    return startWorkerdPreview({ dir: config.dir || DEFAULT_OUT, port: wholeNumber('--port', config.port ?? DEFAULT_PORT, 0, 65535), host: config.host });
+  }
   return startPreview({
     dir: config.dir || DEFAULT_OUT,
     port: wholeNumber('--port', config.port ?? DEFAULT_PORT, 0, 65535),

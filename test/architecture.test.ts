@@ -38,8 +38,9 @@ const ALLOWED: Record<string, string[]> = {
   // Each render thread verifies (check) and writes (write) what it renders.
   produce: ['render', 'store', 'plan', 'check', 'write', 'worker-thread', 'bundle'],
   write: ['plan', 'store', 'config'],
-  preview: ['routing', 'plan', 'built-folder', 'answer'],
-  hosts: ['plan', 'routing'],
+  // The preview in workerd runs the Worker that the Cloudflare host emits.
+  preview: ['routing', 'plan', 'built-folder', 'answer', 'hosts'],
+  hosts: ['plan', 'routing', 'answer', 'bundle'],
   // A full sync's progress line says the time left (report/time-left.ts).
   sync: ['config', 'report'],
   'built-folder': ['plan'],

@@ -22,7 +22,13 @@ export interface HostAdapter {
    * emitted later. (serve's files are also written by the build itself, with the same bytes.)
    */
   publishedWithSite?: boolean;
-  /** What this host cannot do as the preview does, and why (the host table of docs/hosts.md). */
+  /**
+   * How the host answers: `static` (the default), from files and rules, as contract sections 3, 6 and
+   * 8 say; `exact`, running the answerer over the query bundle, every request as the live service
+   * answers it (section 9).
+   */
+  profile?: 'static' | 'exact';
+  /** What this host cannot do as the preview does, and why (the host table of docs/hosts.md; a static host's). */
   gaps: Gaps;
   emit(target: HostTarget): HostFile[];
 }

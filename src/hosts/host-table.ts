@@ -3,14 +3,16 @@ import type { HostAdapter } from './host-adapter.ts';
 
 /**
  * docs/hosts.md's table of hosts by behaviour, rendered from the adapters' declared gaps: a cell is
- * "yes" when the host answers that behaviour's probes like the preview, else a numbered note with the
- * reason (one note for the cells of a host that share a reason). Tests send the probes to every host,
- * so each cell is backed by one (test/support/host-suite.ts).
+ * "yes" when the host answers that behaviour's probes like `preview --static`, else a numbered note
+ * with the reason (one note for the cells of a host that share a reason). Tests send the probes to
+ * every host without code, so each cell is backed by one (test/support/host-suite.ts). The hosts that
+ * run the answerer follow, named: they answer every request as the live service does, no gaps.
  */
 export function hostTable(hosts: HostAdapter[]): string {
   const behaviours = Object.keys(BEHAVIOURS) as Behaviour[];
   const notes: { host: string; reason: string; labels: string[] }[] = [];
-  const rows = hosts.map((host) => {
+  const exact = hosts.filter((host) => host.profile === 'exact').map((host) => host.name);
+  const rows = hosts.filter((host) => host.profile !== 'exact').map((host) => {
     const cells = behaviours.map((behaviour) => {
       const reason = host.gaps[behaviour];
       if (reason === undefined) return 'yes';
@@ -27,5 +29,7 @@ export function hostTable(hosts: HostAdapter[]): string {
     ...rows,
     '',
     ...notes.map((note, index) => `${index + 1}. ${note.host}, ${note.labels.join(', ')}: ${note.reason}.`),
+    '',
+    `Where code runs, every request is answered as the live service answers it (contract section 9), with no gap: ${exact.join(', ')}, as the preview by default.`,
   ].join('\n');
 }

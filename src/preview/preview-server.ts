@@ -20,7 +20,8 @@ export interface PreviewOptions {
 
 export interface RunningPreview {
   url: string;
-  server: Server;
+  /** The Node server, for the preview in Node (not in workerd). */
+  server?: Server;
   close(): Promise<void>;
 }
 

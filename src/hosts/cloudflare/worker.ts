@@ -1,12 +1,14 @@
-import type { RewriteMap } from '../../plan/rewrite-map.ts';
-import { resolveRequest } from '../../routing/resolve-request.ts';
+import { createAnswerer, type Answerer } from '../../answer/answerer.ts';
+import { BUNDLE_FOLDER } from '../../bundle/bundle-manifest.ts';
+import { API_HEADERS } from '../../contract.ts';
 
 /**
- * The Cloudflare Worker (ES module) around the router: every request runs it first
- * (`assets.run_worker_first`), `resolveRequest` (the preview's own code) says what answers, and the
- * file comes from Workers Static Assets through the `ASSETS` binding. Every answer carries the map's
- * headers. scripts/generate-host-programs.ts bundles this file with the router into
- * worker.generated.js; cloudflare.ts puts the map in front of it. Not imported by anything at run time.
+ * The Cloudflare Worker (ES module): every request answered as the live service answers it
+ * (contract section 9) by the answerer, over the query bundle uploaded as the Worker's static assets
+ * (the build's bundle/ folder, alone). The Worker runs first on every request
+ * (`assets.run_worker_first`), so no asset is ever served by its own path; it reads the bundle's files
+ * through the `ASSETS` binding. scripts/generate-host-programs.ts bundles this file with the answerer
+ * into worker.generated.js; cloudflare.ts emits it. Not imported by anything at run time.
  */
 
 /** The static assets binding: a fetcher that answers GETs from the uploaded folder. */
@@ -18,26 +20,33 @@ export interface WorkerEnv {
   ASSETS: AssetsBinding;
 }
 
-export function cloudflareWorker(map: RewriteMap): { fetch(request: Request, env: WorkerEnv): Promise<Response> } {
+export function cloudflareWorker(): { fetch(request: Request, env: WorkerEnv): Promise<Response> } {
+  // One answerer per isolate: the bundle's files it has read stay for the isolate's next requests.
+  let answerer: Answerer | undefined;
   return {
     async fetch(request, env) {
-      const head = request.method === 'HEAD';
-      const answer = resolveRequest(map, request.method, requestTarget(request.url));
-      if (answer.kind === 'redirect') return new Response(null, { status: answer.status, headers: { ...map.headers, Location: answer.location } });
-      if (answer.kind === 'error') return new Response(head ? null : answer.body, { status: answer.status, headers: map.headers });
-
-      // A fresh GET for the file alone: no conditional or range headers, so the answer is the whole file.
-      const asset = await env.ASSETS.fetch(new Request(new URL(`/${answer.file}`, request.url)));
-      if (asset.status !== 200) {
-        await asset.body?.cancel();
-        // A file the map names but the build did not write (an unknown record id): the route's own answer for it.
-        if (asset.status === 404) return new Response(head ? null : answer.missing.body, { status: answer.missing.status, headers: map.headers });
-        return new Response(head ? null : '{"detail":"Internal error."}', { status: 500, headers: map.headers });
+      answerer ??= createAnswerer((file) => readAsset(env.ASSETS, file));
+      try {
+        const reply = await answerer.answer(request.method, requestTarget(request.url));
+        return new Response(request.method === 'HEAD' ? null : reply.body, { status: reply.status, headers: reply.headers });
+      } catch (error) {
+        console.error(`${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
+        return new Response('{"detail":"Internal error."}', { status: 500, headers: API_HEADERS });
       }
-      if (head) await asset.body?.cancel();
-      return new Response(head ? null : asset.body, { status: 200, headers: map.headers });
     },
   };
+}
+
+/** A file of the bundle (`bundle/...`), from the assets uploaded from the bundle folder; undefined when there is none. */
+async function readAsset(assets: AssetsBinding, file: string): Promise<Uint8Array | undefined> {
+  if (!file.startsWith(BUNDLE_FOLDER)) return undefined;
+  const response = await assets.fetch(new Request(`https://assets.invalid/${file.slice(BUNDLE_FOLDER.length)}`));
+  if (response.status === 404) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  if (response.status !== 200) throw new Error(`the assets binding answered ${response.status} for ${file}`);
+  return new Uint8Array(await response.arrayBuffer());
 }
 
 /** The request target (path and query) exactly as it reached the Worker, from the absolute URL. */

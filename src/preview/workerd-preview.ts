@@ -1,0 +1,77 @@
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadMap } from '../built-folder.ts';
+import { cloudflare } from '../hosts/cloudflare/cloudflare.ts';
+import type { RunningPreview } from './preview-server.ts';
+
+/**
+ * The preview in workerd, Cloudflare's runtime (`preview --runtime workerd`): the Worker that
+ * `emit cloudflare` writes for the build, run by miniflare with the settings of the wrangler.jsonc it
+ * writes beside it, mapped to miniflare's options as `wrangler dev` maps them (`run_worker_first` is
+ * the asset router's `invoke_user_worker_ahead_of_assets`), its assets served by Cloudflare's own
+ * asset worker. So a deploy can be checked before it is made, from the same emitter.
+ *
+ * miniflare is a development dependency: in an installed copy of this program, install it too.
+ */
+export interface WranglerConfig {
+  main: string;
+  compatibility_date: string;
+  assets: { directory: string; binding: string; run_worker_first: boolean; html_handling: string; not_found_handling: string };
+}
+
+export async function startWorkerdPreview(options: { dir: string; port: number; host?: string }): Promise<RunningPreview & { folder: string }> {
+  const dir = realpathSync(path.resolve(options.dir));
+  const map = await loadMap(dir);
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'lda-workerd-'));
+  for (const file of cloudflare.emit({ map, dir })) writeFileSync(path.join(folder, file.name), file.text);
+  const config = readWranglerConfig(path.join(folder, 'wrangler.jsonc'));
+  let miniflare: typeof import('miniflare');
+  try {
+    miniflare = await import('miniflare');
+  } catch {
+    rmSync(folder, { recursive: true, force: true });
+    throw new Error('preview --runtime workerd needs the npm package miniflare: npm install --save-dev miniflare');
+  }
+  const mf = new miniflare.Miniflare({
+    modules: true,
+    modulesRoot: folder,
+    scriptPath: path.join(folder, config.main),
+    compatibilityDate: config.compatibility_date,
+    host: options.host ?? '127.0.0.1',
+    port: options.port,
+    assets: {
+      directory: config.assets.directory,
+      binding: config.assets.binding,
+      routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: config.assets.run_worker_first },
+      assetConfig: { html_handling: config.assets.html_handling as 'none', not_found_handling: config.assets.not_found_handling as 'none' },
+    },
+  });
+  try {
+    const url = (await mf.ready).toString().replace(/\/$/, '');
+    return {
+      url,
+      folder,
+      close: async () => {
+        await mf.dispose();
+        rmSync(folder, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    // dispose() answers the failed start's error again: the one caught here is what to report.
+    await mf.dispose().catch(() => undefined);
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** wrangler.jsonc as emitted: JSON after `//` comment lines. */
+export function readWranglerConfig(file: string): WranglerConfig {
+  const text = readFileSync(file, 'utf8');
+  return JSON.parse(
+    text
+      .split('\n')
+      .filter((line) => !line.startsWith('//'))
+      .join('\n'),
+  ) as WranglerConfig;
+}
