@@ -31,6 +31,8 @@ export interface Reply {
 export interface AnswererOptions {
   /** Called between long steps of one answer, so that a server can answer others meanwhile. */
   pause?: () => Promise<void>;
+  /** Keep the orders of the latest searches for their next pages (result-cache.ts); on by default. */
+  cacheResults?: boolean;
 }
 
 export interface Answerer {
@@ -44,7 +46,7 @@ const ID_DIGITS = 16;
 
 export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): Answerer {
   const pause = options.pause ?? (async () => {});
-  const results = new ResultCache<OrderedClients>();
+  const results = new ResultCache<OrderedClients>(options.cacheResults === false ? 0 : undefined);
   let opened: Promise<QueryBundle> | undefined;
   let bundle: QueryBundle | undefined;
   const open = () =>

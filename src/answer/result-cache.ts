@@ -20,6 +20,7 @@ export class ResultCache<T> {
   }
 
   set(key: string, value: T, weight: number): void {
+    if (this.maxWeight === 0) return;
     const old = this.entries.get(key);
     if (old !== undefined) {
       this.entries.delete(key);
