@@ -1,9 +1,11 @@
 /**
  * `npm run bench`: how fast the mirror builds and serves, against the floor of this machine.
  * Generates N records (deterministic, into bench-data/, never committed), then for each run: a full
- * build, the floor (the same tree written from one buffer), a rebuild with no change and a rebuild
- * after a nightly-sized change; then the preview's throughput on one core, beside nginx's. Medians go to
- * BENCHMARKS.md with the machine, the date and the command.
+ * build (beside another revision's build of the same input, with --baseline), the floor (the same
+ * tree written from one buffer), a rebuild with no change and a rebuild after a nightly-sized change;
+ * then the answerer's CPU time per request on a mix of real programs' searches, and the preview's
+ * throughput on one core on that mix and on list pages, beside nginx's. Medians go to BENCHMARKS.md
+ * with the machine, the date and the command.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
@@ -13,10 +15,15 @@ import { parseArgs } from 'node:util';
 import { buildSync } from 'esbuild';
 import { DEFAULT_FILTERS, wholeNumber } from '../src/config.ts';
 import type { BuildSummary } from '../src/build.ts';
+import { answererRows, measureAnswerer, type AnswererMeasure } from './bench/answerer-measure.ts';
+import { prepareBaseline } from './bench/baseline-program.ts';
+import { bundleRow, measureBundleFiles, type BundleFiles } from './bench/bundle-files.ts';
 import type { ChildStats } from './bench/child-stats.ts';
+import { readInputClients } from './bench/input-clients.ts';
 import { writeNightlyChange } from './bench/nightly-change.ts';
-import { measurePreviewThroughput, type ThroughputFigures } from './bench/preview-throughput.ts';
+import { measurePreviewThroughput, throughputRows, type ThroughputFigures } from './bench/preview-throughput.ts';
 import { RecentDeletions } from './bench/recent-deletions.ts';
+import { searchMix, type SearchMix } from './bench/search-mix.ts';
 
 const REGISTRY_SIZE = 134_719;
 const { values } = parseArgs({
@@ -27,20 +34,25 @@ const { values } = parseArgs({
     formats: { type: 'string' },
     filters: { type: 'string' },
     'skip-preview': { type: 'boolean' },
+    'skip-answerer': { type: 'boolean' },
+    baseline: { type: 'string' },
     phases: { type: 'string' },
     report: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help) {
-  console.log(`Usage: npm run bench -- [--records N] [--scale] [--runs R] [--formats list] [--skip-preview] [--report file]
+  console.log(`Usage: npm run bench -- [--records N] [--scale] [--runs R] [--formats list] [--baseline rev] [--skip-preview] [--skip-answerer] [--report file]
 
   --records N      records to generate and build (default ${REGISTRY_SIZE}, the registry today)
   --scale          ten times the registry (${REGISTRY_SIZE * 10}) with --formats api, one run
   --runs R         runs of each measure; medians are reported (default 3, 1 with --scale)
   --formats list   formats to build (default none,api,json; api with --scale)
   --filters list   filters to build, or none (default ${DEFAULT_FILTERS})
+  --baseline rev   also build with the program of git revision rev (a worktree of it in bench-data/,
+                   compiled), alternating with this one's full build in each run (default: none)
   --skip-preview   leave out the preview throughput measure
+  --skip-answerer  leave out the answerer's CPU time per request, reads and hostile requests
   --phases list    which build measures to run, from build,floor,unchanged,nightly (default: all)
   --report file    where to add the results (default BENCHMARKS.md)`);
   process.exit(0);
@@ -70,11 +82,12 @@ function runChild(script: string, args: string[]): ChildStats {
 }
 
 /**
- * The trees the runs write (`out-N`, `floor-N`, `change-floor-N`, and a rebuild's folders beside
- * them). They stay until the bench ends, so that no measure starts right after a deletion; when the
- * disk has no room for another run's trees, those of earlier runs go, and the next measure waits.
+ * The trees the runs write (`out-N`, `base-N` with --baseline, `floor-N`, `change-floor-N`, and a
+ * rebuild's folders beside them). They stay until the bench ends, so that no measure starts right
+ * after a deletion; when the disk has no room for another run's trees, those of earlier runs go, and
+ * the next measure waits.
  */
-const isRunTree = (entry: string) => /^\.?(out|floor|change-floor)(-\d+)?([.].*)?$/.test(entry) && !entry.includes('.trash-');
+const isRunTree = (entry: string) => /^\.?(out|base|floor|change-floor)(-\d+)?([.].*)?$/.test(entry) && !entry.includes('.trash-');
 
 function removeRunTrees(why: string): void {
   const trees = readdirSync(root).filter(isRunTree);
@@ -101,12 +114,13 @@ function makeRoomForRun(perRun: number): void {
 }
 
 /**
- * The build child as one JavaScript file that node runs without tsx, whose loader would otherwise
- * count in the build's peak memory (about 20 MB). It builds with the compiled program, lib/.
+ * A child (scripts/bench/<name>.ts) as one JavaScript file that node runs without tsx, whose loader
+ * would otherwise count in the build's peak memory (about 20 MB) and in the answerer's first request.
+ * The children run the compiled program, lib/, which they are given.
  */
-function compileBuildChild(): string {
-  const file = path.join(root, 'children', 'build-child.mjs');
-  buildSync({ entryPoints: ['scripts/bench/build-child.ts'], outfile: file, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
+function compileChild(name: string): string {
+  const file = path.join(root, 'children', `${name}.mjs`);
+  buildSync({ entryPoints: [`scripts/bench/${name}.ts`], outfile: file, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
   return file;
 }
 
@@ -126,6 +140,10 @@ function prepareInputs(): void {
 
 interface RunFigures {
   build: ChildStats;
+  /** The query bundle of that full build. */
+  bundle: BundleFiles;
+  /** The --baseline revision's full build of the same input, into base-N. */
+  baseline?: ChildStats;
   floor?: ChildStats;
   unchanged?: ChildStats;
   nightly?: ChildStats;
@@ -134,10 +152,24 @@ interface RunFigures {
 }
 
 async function measureRun(run: number, out: string): Promise<RunFigures> {
-  log(`run ${run}: full build`);
-  const build = runChild(buildChild, [program, baseInput, out, formats, filters]);
-  log(`run ${run}: full build ${build.wallSeconds.toFixed(1)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB`);
-  const figures: RunFigures = { build };
+  const fullBuild = () => {
+    log(`run ${run}: full build`);
+    const stats = runChild(buildChild, [program, baseInput, out, formats, filters]);
+    log(`run ${run}: full build ${stats.wallSeconds.toFixed(1)} s, peak RSS ${stats.peakRssMb.toFixed(0)} MB`);
+    return { stats, bundle: measureBundleFiles(out) };
+  };
+  const baselineBuild = () => {
+    if (baseline === undefined) return undefined;
+    log(`run ${run}: full build by the baseline, ${baseline.commit}`);
+    const stats = runChild(buildChild, [baseline.program, baseInput, path.join(root, `base-${run}`), formats, filters]);
+    log(`run ${run}: baseline's full build ${stats.wallSeconds.toFixed(1)} s, peak RSS ${stats.peakRssMb.toFixed(0)} MB`);
+    return stats;
+  };
+  // A pair per run, each first in turn: on this disk the second of two builds is often the faster.
+  let baselineStats = run % 2 === 0 ? baselineBuild() : undefined;
+  const { stats: build, bundle } = fullBuild();
+  if (run % 2 === 1) baselineStats = baselineBuild();
+  const figures: RunFigures = { build, bundle, baseline: baselineStats };
   if (phases.has('floor')) {
     // The build's folder, not the link: the floor walks real files.
     figures.floor = runChild('scripts/bench/floor-child.ts', [out, path.join(root, `floor-${run}`)]);
@@ -163,13 +195,31 @@ const median = (numbers: number[]) => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
+/** Issue 31: the default build with the query bundle at most 1.1x the build before it, peak RSS at most 300 MB. */
+function baselineRows(figures: RunFigures[], commit: string): [string, string][] {
+  const pair = (r: RunFigures) => `${r.build.wallSeconds.toFixed(1)} / ${r.baseline!.wallSeconds.toFixed(1)} s = ${(r.build.wallSeconds / r.baseline!.wallSeconds).toFixed(2)}`;
+  const rss = (pick: (r: RunFigures) => ChildStats) => figures.map((r) => pick(r).peakRssMb.toFixed(0)).join(', ');
+  const worst = Math.max(...figures.map((r) => r.build.wallSeconds / r.baseline!.wallSeconds));
+  const peak = Math.max(...figures.map((r) => r.build.peakRssMb));
+  return [
+    [
+      `full build, this program / the baseline ${commit}'s (--baseline: its worktree in bench-data/, compiled, run by the same build child), same input and options, alternating (this program first in odd runs), wall, each run`,
+      `${figures.map(pair).join('; ')} (target <= 1.1x: ${worst <= 1.1 ? 'met' : 'missed'})`,
+    ],
+    [
+      `full build, peak RSS each run: this program; the baseline ${commit}`,
+      `${rss((r) => r.build)} MB; ${rss((r) => r.baseline!)} MB (target <= 300 MB: ${peak <= 300 ? 'met' : 'missed'})`,
+    ],
+  ];
+}
+
 function machine(): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const fs = spawnSync('findmnt', ['-no', 'FSTYPE,OPTIONS', '-T', root], { encoding: 'utf8' }).stdout.trim() || 'unknown';
   return `${cpu}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}, file system ${fs}`;
 }
 
-function report(figures: RunFigures[], previewFigures: ThroughputFigures | undefined): string {
+function report(figures: RunFigures[], previewFigures: ThroughputFigures | undefined, answerer: AnswererMeasure | undefined, mix: SearchMix | undefined): string {
   const m = (pick: (run: RunFigures) => number) => median(figures.map(pick));
   const summaryOf = (stats: ChildStats | undefined) => stats!.result as BuildSummary;
   const build = m((r) => r.build.wallSeconds);
@@ -181,7 +231,9 @@ function report(figures: RunFigures[], previewFigures: ThroughputFigures | undef
     ['full build, peak RSS', `${m((r) => r.build.peakRssMb).toFixed(0)} MB`],
     ['files, bytes', `${built.files.toLocaleString('en-US')}, ${mb.toFixed(0)} MB`],
     ['records/s, MB/s', `${(records / build).toFixed(0)}, ${(mb / build).toFixed(1)}`],
+    bundleRow(figures[0]!.bundle),
   ];
+  if (baseline !== undefined) rows.push(...baselineRows(figures, baseline.commit));
   if (phases.has('floor')) {
     // Build and floor alternate in one run; the disk is noisy, so the best of each is compared.
     const best = (pick: (run: RunFigures) => number) => Math.min(...figures.map(pick));
@@ -209,13 +261,8 @@ function report(figures: RunFigures[], previewFigures: ThroughputFigures | undef
       ['nightly change floor / full build (same run)', figures.map((r) => (r.changeFloor!.wallSeconds / r.build.wallSeconds).toFixed(2)).join(', ')],
     );
   }
-  if (previewFigures) {
-    const each = (numbers: number[]) => numbers.map((n) => n.toFixed(0)).join(', ');
-    rows.push(
-      [`preview, ${previewFigures.requests.toLocaleString('en-US')} random list pages, 50 connections, server pinned to one core`, `${median(previewFigures.preview).toFixed(0)} requests/s (runs: ${each(previewFigures.preview)})`],
-      ['nginx (lda-mirror emit nginx, one worker), same requests, same core', `${median(previewFigures.nginx).toFixed(0)} requests/s (runs: ${each(previewFigures.nginx)})`],
-    );
-  }
+  if (answerer && mix) rows.push(...answererRows(answerer, mix));
+  if (previewFigures) rows.push(...throughputRows(previewFigures));
   const seconds = (stats: ChildStats | undefined) => (stats ? `${stats.wallSeconds.toFixed(1)} s` : 'not run');
   const each = figures
     .map((r, i) => `run ${i + 1}: build ${seconds(r.build)}, floor ${seconds(r.floor)}, no change ${seconds(r.unchanged)}, nightly ${seconds(r.nightly)}`)
@@ -236,23 +283,36 @@ function report(figures: RunFigures[], previewFigures: ThroughputFigures | undef
 }
 
 prepareInputs();
-log('compiling the program the build children run (lib/)');
+log('compiling the program the children run (lib/)');
 execFileSync(process.execPath, [...tsx, 'scripts/compile.ts'], { stdio: 'inherit' });
 const program = path.resolve('lib/index.js');
-const buildChild = compileBuildChild();
+const buildChild = compileChild('build-child');
+const baseline = values.baseline === undefined ? undefined : prepareBaseline(values.baseline, root, log);
 removeRunTrees('left by an earlier bench');
 // Whatever else deleted files on this disk lately (an earlier bench's background removal, a test) counts too.
 deletions.deleted();
 const figures: RunFigures[] = [];
 let out = '';
 for (let run = 1; run <= runs; run++) {
-  if (run > 1) makeRoomForRun(2.5 * (figures[0]!.build.result as BuildSummary).bytes);
+  if (run > 1) makeRoomForRun((baseline === undefined ? 2.5 : 3.5) * (figures[0]!.build.result as BuildSummary).bytes);
   out = path.join(root, `out-${run}`);
   figures.push(await measureRun(run, out));
 }
-const previewFigures = values['skip-preview'] ? undefined : await measurePreviewThroughput(out, { runs, log });
+baseline?.remove();
+// The searches come from the input that the last build of out-N read.
+const mix = values['skip-answerer'] && values['skip-preview'] ? undefined : searchMix(await readInputClients(phases.has('nightly') ? nightlyInput : baseInput));
+let answerer: AnswererMeasure | undefined;
+if (mix !== undefined && !values['skip-answerer']) {
+  deletions.quiet();
+  const mixFile = path.join(root, 'children', 'search-mix.json');
+  writeFileSync(mixFile, JSON.stringify(mix));
+  log(`answerer: ${mix.requests.length} requests of the search mix, ${mix.heaviest.length} of the heaviest kind, ${mix.hostile.length} hostile`);
+  answerer = measureAnswerer({ script: compileChild('answerer-child'), answerer: path.resolve('lib/answer/answerer.js'), built: out, mixFile });
+}
+if (!values['skip-preview']) deletions.quiet();
+const previewFigures = values['skip-preview'] ? undefined : await measurePreviewThroughput(out, { runs, log, searchPaths: mix?.requests.map((request) => request.target) });
 removeRunTreesInBackground();
-const section = report(figures, previewFigures);
+const section = report(figures, previewFigures, answerer, mix);
 console.log(section);
 const reportFile = values.report ?? 'BENCHMARKS.md';
 const previous = existsSync(reportFile) ? readFileSync(reportFile, 'utf8') : '# Benchmarks\n\nWritten by `npm run bench` (see scripts/bench.ts); newest first.\n\n';

@@ -1,8 +1,14 @@
 /**
  * The preview's throughput on one core, beside nginx's on the same core for the same requests
- * (issue 13: at least 5,000 list requests/s). Each server is pinned to one core and the load
- * (autocannon, scripts/bench/load-child.ts) to the other, so that neither steals the other's time on
- * a two-core machine. nginx runs the configuration the project emits for the folder, one worker.
+ * (issue 13: at least 5,000 list requests/s), and the answerer's on searches (issue 31: a search
+ * costs at most twice a file). Each server is pinned to one core and the load (autocannon,
+ * scripts/bench/load-child.ts) to the other, so that neither steals the other's time on a two-core
+ * machine. nginx runs the configuration the project emits for the folder, one worker.
+ *
+ * The measures, each run: the preview as it answers by default (the answerer, contract section 9)
+ * on the search mix when one is given (scripts/bench/search-mix.ts) and on random list pages; the
+ * preview with `--static` (the files and the rewrite map, as a host without code) and nginx on the
+ * same list pages.
  *
  *   npx tsx scripts/bench/preview-throughput.ts <built folder> [runs]
  */
@@ -17,6 +23,7 @@ import { MAP_FILE, choiceStep, listRoute, type RewriteMap } from '../../src/plan
 import { freePort } from '../../test/support/real-servers.ts';
 import { writeNginxConf } from '../lib/nginx-conf.ts';
 import type { LoadFigures } from './load-child.ts';
+import { seededRandom } from './seeded-random.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LOAD_CORE = '0';
@@ -26,15 +33,34 @@ const tsx = ['--import', 'tsx'];
 export interface ThroughputOptions {
   runs: number;
   log?: (text: string) => void;
+  /** The search mix's request targets; without them, the list pages alone are measured. */
+  searchPaths?: string[];
 }
 
+/** Requests/s of each run, by measure. */
 export interface ThroughputFigures {
-  /** Requests/s of each run. */
+  /** The preview as it answers by default, on the search mix (when one was given). */
+  search?: number[];
+  /** The preview as it answers by default, on the list pages. */
   preview: number[];
+  /** The preview with `--static`, on the list pages. */
+  previewStatic: number[];
   nginx: number[];
   /** The distinct list requests the load cycles through. */
   requests: number;
+  /** The distinct requests of the search mix. */
+  searchRequests?: number;
 }
+
+type Server = 'preview' | 'preview --static' | 'nginx';
+type Measure = { key: 'search' | 'preview' | 'previewStatic' | 'nginx'; server: Server; paths: 'list' | 'search' };
+
+const MEASURES: readonly Measure[] = [
+  { key: 'search', server: 'preview', paths: 'search' },
+  { key: 'preview', server: 'preview', paths: 'list' },
+  { key: 'previewStatic', server: 'preview --static', paths: 'list' },
+  { key: 'nginx', server: 'nginx', paths: 'list' },
+];
 
 export async function measurePreviewThroughput(dir: string, options: ThroughputOptions): Promise<ThroughputFigures> {
   if (!Number.isInteger(options.runs) || options.runs < 1) throw new TypeError('Expected `runs` to be a number from 1 and up');
@@ -45,26 +71,28 @@ export async function measurePreviewThroughput(dir: string, options: ThroughputO
   const paths = listRequestPaths(map, 2000);
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'lda-throughput-'));
   try {
-    const pathsFile = path.join(scratch, 'paths.json');
-    writeFileSync(pathsFile, JSON.stringify(paths));
-    const figures: ThroughputFigures = { preview: [], nginx: [], requests: paths.length };
-    const measure = async (name: 'preview' | 'nginx') => {
+    const pathsFiles = { list: path.join(scratch, 'list.json'), search: path.join(scratch, 'search.json') };
+    writeFileSync(pathsFiles.list, JSON.stringify(paths));
+    if (options.searchPaths !== undefined) writeFileSync(pathsFiles.search, JSON.stringify(options.searchPaths));
+    const figures: ThroughputFigures = { preview: [], previewStatic: [], nginx: [], requests: paths.length };
+    if (options.searchPaths !== undefined) Object.assign(figures, { search: [], searchRequests: options.searchPaths.length });
+    const measures = options.searchPaths === undefined ? MEASURES.filter((measure) => measure.paths === 'list') : MEASURES;
+    const measure = async ({ key, server: name, paths: which }: Measure) => {
       const port = await freePort();
-      const server = name === 'preview' ? startPreview(folder, port) : startNginx(map, folder, scratch, port);
+      const server = name === 'nginx' ? startNginx(map, folder, scratch, port) : startPreview(folder, port, name === 'preview --static');
       try {
         await waitForPort(port, server);
-        const rate = await load(`http://127.0.0.1:${port}`, pathsFile);
-        figures[name].push(rate);
-        log(`${name}: ${rate.toFixed(0)} requests/s`);
+        const rate = await load(`http://127.0.0.1:${port}`, pathsFiles[which]);
+        figures[key]!.push(rate);
+        log(`${name}, ${which === 'list' ? 'list pages' : 'search mix'}: ${rate.toFixed(0)} requests/s`);
       } finally {
         await stop(server);
       }
     };
     for (let run = 1; run <= options.runs; run++) {
       log(`throughput, run ${run} of ${options.runs}`);
-      // Alternate which goes first: on this kind of machine the second of two runs is often faster.
-      const order = run % 2 === 1 ? (['preview', 'nginx'] as const) : (['nginx', 'preview'] as const);
-      for (const name of order) await measure(name);
+      // Alternate the order: on this kind of machine the second of two runs is often faster.
+      for (const each of run % 2 === 1 ? measures : [...measures].reverse()) await measure(each);
     }
     return figures;
   } finally {
@@ -80,15 +108,7 @@ export function listRequestPaths(map: RewriteMap, count: number): string[] {
   const list = listRoute(map);
   const formats = Object.keys(choiceStep(list, 'format')?.choices ?? { '': '' });
   const orderings = Object.keys(choiceStep(list, 'ordering')?.choices ?? { '': '' });
-  // mulberry32, seeded: the same picks every run. (The linear generator before lost bits past 2^53
-  // and its low bits repeat: 284 distinct pages of 2,000 at 30,000 records.)
-  let state = 42;
-  const random = (n: number) => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 2 ** 32) * n);
-  };
+  const random = seededRandom(42);
   return Array.from({ length: count }, () => {
     const query = new URLSearchParams();
     const format = formats[random(formats.length)]!;
@@ -101,8 +121,9 @@ export function listRequestPaths(map: RewriteMap, count: number): string[] {
 }
 
 /** The preview as the installed command runs it: compiled (lib/, which `npm run bench` compiles first). */
-function startPreview(dir: string, port: number): ChildProcess {
-  return pinned(SERVER_CORE, process.execPath, [path.join(ROOT, 'lib/cli.js'), 'preview', '--dir', dir, '--port', String(port)]);
+function startPreview(dir: string, port: number, asStatic: boolean): ChildProcess {
+  const args = [path.join(ROOT, 'lib/cli.js'), 'preview', '--dir', dir, '--port', String(port), ...(asStatic ? ['--static'] : [])];
+  return pinned(SERVER_CORE, process.execPath, args);
 }
 
 /**
@@ -159,6 +180,37 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** The report's rows: each measure's requests/s, and the ratios issue 31 sets a target for (same run, same load). */
+export function throughputRows(figures: ThroughputFigures): [string, string][] {
+  const each = (numbers: number[]) => numbers.map((n) => n.toFixed(0)).join(', ');
+  const rate = (numbers: number[]) => `${median(numbers).toFixed(0)} requests/s (runs: ${each(numbers)})`;
+  const ratios = (top: number[], bottom: number[]) => `${(median(top) / median(bottom)).toFixed(2)} (runs: ${top.map((n, i) => (n / bottom[i]!).toFixed(2)).join(', ')})`;
+  const list = `${figures.requests.toLocaleString('en-US')} random list pages (every format, ordering and page alike)`;
+  const rows: [string, string][] = [];
+  const { search, searchRequests } = figures;
+  if (search !== undefined) {
+    rows.push([
+      `preview as it answers by default (the answerer, result cache on), the ${searchRequests!.toLocaleString('en-US')} requests of the search mix (scripts/bench/search-mix.ts), 50 connections, server pinned to one core, autocannon to the other`,
+      rate(search),
+    ]);
+  }
+  rows.push(
+    [`preview as it answers by default (the answerer), ${list}, same load`, rate(figures.preview)],
+    [`preview --static (the files and the rewrite map, as a host without code), the same list pages, same load`, rate(figures.previewStatic)],
+  );
+  if (search !== undefined) {
+    rows.push(
+      ['search mix / preview --static on list pages, requests/s', `${ratios(search, figures.previewStatic)} (target >= 0.5: ${median(search) / median(figures.previewStatic) >= 0.5 ? 'met' : 'missed'})`],
+      ['search mix / preview as it answers by default on list pages, requests/s', ratios(search, figures.preview)],
+    );
+  }
+  rows.push([
+    'nginx (lda-mirror emit nginx, one worker), the same list pages, same core: beside preview --static, the preview serving files (what the preview row measured before issue 31)',
+    `${rate(figures.nginx)}; preview --static / nginx ${ratios(figures.previewStatic, figures.nginx)}`,
+  ]);
+  return rows;
+}
+
 const median = (numbers: number[]) => {
   const sorted = [...numbers].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -174,6 +226,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.reso
   const figures = await measurePreviewThroughput(dir, { runs: Number(runsText), log: (text) => console.error(`[throughput] ${text}`) });
   const each = (numbers: number[]) => numbers.map((n) => n.toFixed(0)).join(', ');
   console.log(`${figures.requests} random list requests, 50 connections, server on core ${SERVER_CORE}, load on core ${LOAD_CORE}`);
-  console.log(`preview: ${median(figures.preview).toFixed(0)} requests/s (median; runs ${each(figures.preview)})`);
-  console.log(`nginx:   ${median(figures.nginx).toFixed(0)} requests/s (median; runs ${each(figures.nginx)})`);
+  console.log(`preview:          ${median(figures.preview).toFixed(0)} requests/s (median; runs ${each(figures.preview)})`);
+  console.log(`preview --static: ${median(figures.previewStatic).toFixed(0)} requests/s (median; runs ${each(figures.previewStatic)})`);
+  console.log(`nginx:            ${median(figures.nginx).toFixed(0)} requests/s (median; runs ${each(figures.nginx)})`);
 }
