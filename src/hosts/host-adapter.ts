@@ -22,9 +22,17 @@ export interface HostAdapter {
    * emitted later. (serve's files are also written by the build itself, with the same bytes.)
    */
   publishedWithSite?: boolean;
+  /**
+   * `exact`: the host runs the answerer over the query bundle and answers every request as the live
+   * service does (contract section 9), so it is held to the exact sets, not to the host table's
+   * probes of the map's behaviours. Absent: it answers by the rewrite map (sections 3, 6 and 8).
+   */
+  profile?: 'exact';
   /** What this host cannot do as the preview does, and why (the host table of docs/hosts.md). */
   gaps: Gaps;
   emit(target: HostTarget): HostFile[];
+  /** Folders of the build that go whole into `--out` beside the files (an edge host's query bundle). */
+  copies?(target: HostTarget): HostCopy[];
 }
 
 export interface HostTarget {
@@ -43,6 +51,13 @@ export interface Listen {
 export interface HostFile {
   name: string;
   text: string;
+}
+
+export interface HostCopy {
+  /** Where the copy goes, relative to `--out`. */
+  name: string;
+  /** The folder copied, absolute. */
+  from: string;
 }
 
 /** The first line of every emitted file, so nobody edits a generated configuration by hand. */
