@@ -1,7 +1,7 @@
 /**
- * Writes the programs that the Cloudflare and CloudFront hosts emit, bundled from our own source
- * (src/routing/resolve-request.ts, the router the preview runs, and each host's glue), so that no host
- * runs a second, hand-copied router:
+ * Writes the programs that the Cloudflare, CloudFront and Vercel edge hosts emit, bundled from our own
+ * source (src/routing/resolve-request.ts, the router the preview runs, src/answer/answerer.ts, what
+ * answers where code runs, and each host's glue), so that no host runs a second, hand-copied router:
  *
  * - src/hosts/cloudflare/worker.generated.js: an ES module (Workers run modern JavaScript), bundled
  *   from src/hosts/cloudflare/worker.ts as is.
@@ -11,6 +11,8 @@
  *   TypeScript lowers its syntax to ES5; the async `handler` around it (the key value store is read
  *   with `await`) is written here. src/hosts/cloudfront/function.min.generated.js is the same program
  *   minified by esbuild, which is what the emitter sends: CloudFront allows 10 KB of code.
+ * - src/hosts/vercel-edge/middleware.generated.js: an ES module for Vercel's edge runtime (Web APIs
+ *   only), bundled from src/hosts/vercel-edge/middleware.ts with the answerer.
  *
  *   npx tsx scripts/generate-host-programs.ts
  *
@@ -24,6 +26,7 @@ import { buildSync, transformSync } from 'esbuild';
 import ts from 'typescript';
 import { WORKER_PROGRAM } from '../src/hosts/cloudflare/cloudflare.ts';
 import { CLOUDFRONT_MODULE, FUNCTION_PROGRAM, MINIFIED_FUNCTION_PROGRAM } from '../src/hosts/cloudfront/cloudfront.ts';
+import { MIDDLEWARE_PROGRAM } from '../src/hosts/vercel-edge/vercel-edge.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const HOSTS_DIR = fileURLToPath(new URL('../src/hosts/', import.meta.url));
@@ -58,15 +61,29 @@ function header(sources: string[], lines: string[]): string {
   ].join('\n');
 }
 
+/** An ES module for a runtime of Web APIs (workerd, Vercel's edge runtime): the entry bundled, under its header. */
+function moduleProgram(entry: string, sources: string[], lines: string[]): string {
+  return header(sources, lines) + bundle(entry, { format: 'esm', target: 'es2022' });
+}
+
 /** The Worker: `export default { fetch }` over the answerer, which reads the query bundle from the Worker's assets. */
 export function cloudflareWorkerProgram(): string {
-  const entry = `import { cloudflareWorker } from './cloudflare/worker.ts';\nconst worker = cloudflareWorker();\nexport { worker as default };\n`;
-  const code = bundle(entry, {
-    format: 'esm',
-    target: 'es2022',
-  });
-  return (
-    header(['src/answer/answerer.ts', 'src/hosts/cloudflare/worker.ts'], ['src/hosts/cloudflare/cloudflare.ts emits it as worker.js, after its notice.']) + code
+  return moduleProgram(
+    "import { cloudflareWorker } from './cloudflare/worker.ts';\nconst worker = cloudflareWorker();\nexport { worker as default };\n",
+    ['src/answer/answerer.ts', 'src/hosts/cloudflare/worker.ts'],
+    ['src/hosts/cloudflare/cloudflare.ts emits it as worker.js, after its notice.'],
+  );
+}
+
+/**
+ * The Routing Middleware: `export default` the middleware over the answerer. vercel-edge.ts puts the
+ * notice and `export const config` (a literal, which Vercel reads without running the file) in front.
+ */
+export function vercelMiddlewareProgram(): string {
+  return moduleProgram(
+    "import { vercelMiddleware } from './vercel-edge/middleware.ts';\nexport default vercelMiddleware();\n",
+    ['src/answer/answerer.ts', 'src/hosts/vercel-edge/middleware.ts'],
+    ['src/hosts/vercel-edge/vercel-edge.ts emits it as middleware.js, after `export const config = { matcher: [...] };`.'],
   );
 }
 
@@ -149,6 +166,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     [WORKER_PROGRAM, cloudflareWorkerProgram()],
     [FUNCTION_PROGRAM, cloudfrontProgram.readable],
     [MINIFIED_FUNCTION_PROGRAM, cloudfrontProgram.minified],
+    [MIDDLEWARE_PROGRAM, vercelMiddlewareProgram()],
   ] as const) {
     writeFileSync(file, program);
     console.log(`wrote ${file}`);

@@ -40,6 +40,7 @@ const ALLOWED: Record<string, string[]> = {
   write: ['plan', 'store', 'config'],
   // The preview in workerd runs the Worker that the Cloudflare host emits.
   preview: ['routing', 'plan', 'built-folder', 'answer', 'hosts'],
+  // Hosts that run code bundle the router (routing) or, where they answer by section 9, the answerer and its bundle's layout.
   hosts: ['plan', 'routing', 'answer', 'bundle'],
   // A full sync's progress line says the time left (report/time-left.ts).
   sync: ['config', 'report'],

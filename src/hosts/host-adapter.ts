@@ -31,6 +31,8 @@ export interface HostAdapter {
   /** What this host cannot do as the preview does, and why (the host table of docs/hosts.md; a static host's). */
   gaps: Gaps;
   emit(target: HostTarget): HostFile[];
+  /** Folders of the build that go whole into `--out` beside the files (an edge host's query bundle). */
+  copies?(target: HostTarget): HostCopy[];
 }
 
 export interface HostTarget {
@@ -49,6 +51,13 @@ export interface Listen {
 export interface HostFile {
   name: string;
   text: string;
+}
+
+export interface HostCopy {
+  /** Where the copy goes, relative to `--out`. */
+  name: string;
+  /** The folder copied, absolute. */
+  from: string;
 }
 
 /** The first line of every emitted file, so nobody edits a generated configuration by hand. */

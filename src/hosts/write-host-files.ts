@@ -1,6 +1,6 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { HostFile } from './host-adapter.ts';
+import type { HostCopy, HostFile } from './host-adapter.ts';
 
 /**
  * Writes a host's files: one file goes to `out` itself, several into the folder `out`. Each is
@@ -15,6 +15,26 @@ export function writeHostFiles(files: HostFile[], out: string): string[] {
     renameSync(temporary, to);
   }
   return targets.map(({ to }) => to);
+}
+
+/**
+ * Copies a host's folders into the folder `out`, each whole: copied beside its place, then swapped in
+ * for the copy of an earlier emit, so that no file of an older build is left in it.
+ */
+export function copyHostFolders(copies: HostCopy[], out: string): string[] {
+  return copies.map(({ name, from }) => {
+    // resolve, not join: a name may end in `/` (it names a folder), the copy's neighbours may not.
+    const to = path.resolve(out, name);
+    const temporary = `${to}.${process.pid}.tmp`;
+    const previous = `${to}.${process.pid}.old`;
+    rmSync(temporary, { recursive: true, force: true });
+    // dereference: a built folder may reach its files through links (the switch of the build, incremental rebuilds).
+    cpSync(from, temporary, { recursive: true, dereference: true });
+    if (existsSync(to)) renameSync(to, previous);
+    renameSync(temporary, to);
+    rmSync(previous, { recursive: true, force: true });
+    return to;
+  });
 }
 
 /** Parses `--listen`: `port`, `address:port` or `[ipv6]:port`. */
