@@ -14,7 +14,7 @@ import { checkSite, type CheckResult } from './check/check-site.ts';
 import { DEFAULT_OUT, DEFAULT_PORT, resolveBuildOptions, wholeNumber, type BuildConfig } from './config.ts';
 import { OptionsError } from './errors.ts';
 import { HOSTS, findHost } from './hosts/hosts.ts';
-import { parseListen, writeHostFiles } from './hosts/write-host-files.ts';
+import { copyHostFolders, parseListen, writeHostFiles } from './hosts/write-host-files.ts';
 import { listRoute } from './plan/rewrite-map.ts';
 import { startPreview, type RunningPreview } from './preview/preview-server.ts';
 import { progressEvents, silentProgress, type Progress, type ProgressEvent } from './report/progress.ts';
@@ -100,7 +100,7 @@ export async function check(config: CheckConfig = {}, run: ProgressConfig = {}):
 
 /** The options of `lda-mirror emit <host>`. */
 export interface EmitConfig {
-  /** nginx, caddy, apache, cloudflare, cloudfront, serve, netlify or vercel. */
+  /** nginx, caddy, apache, cloudflare, cloudfront, serve, netlify, netlify-edge or vercel. */
   host: string;
   /** The built folder whose rewrite map is translated (default: dist). */
   dir?: string;
@@ -131,7 +131,8 @@ export async function emit(config: EmitConfig): Promise<EmitResult> {
 
   const dir = path.resolve(config.dir || DEFAULT_OUT);
   const map = await loadMap(dir);
-  const files = writeHostFiles(host.emit({ map, dir, listen }), path.resolve(config.out));
+  const out = path.resolve(config.out);
+  const files = [...writeHostFiles(host.emit({ map, dir, listen }), out), ...copyHostFolders(host.copies ?? [], dir, out)];
   const list = listRoute(map);
   return { host: host.name, files, clients: list.count, pages: list.page.last };
 }

@@ -39,7 +39,8 @@ const ALLOWED: Record<string, string[]> = {
   produce: ['render', 'store', 'plan', 'check', 'write', 'worker-thread', 'bundle'],
   write: ['plan', 'store', 'config'],
   preview: ['routing', 'plan', 'built-folder', 'answer'],
-  hosts: ['plan', 'routing'],
+  // Hosts that run code bundle the router (routing) or the answerer over the query bundle (answer, bundle).
+  hosts: ['plan', 'routing', 'answer', 'bundle'],
   // A full sync's progress line says the time left (report/time-left.ts).
   sync: ['config', 'report'],
   'built-folder': ['plan'],

@@ -1,10 +1,16 @@
+import type { HostAdapter } from '../hosts/host-adapter.ts';
 import { HOSTS } from '../hosts/hosts.ts';
 import { emit } from '../index.ts';
 import { parseOptions, type Command } from './command.ts';
 
 const hostList = HOSTS.map(
-  (host) => `  ${host.name.padEnd(11)} ${host.summary}\n  ${''.padEnd(11)} writes: ${host.files.join(', ')}${host.listen ? `; --listen (default ${host.listen.default})` : ''}`,
+  (host) =>
+    `  ${host.name.padEnd(12)} ${host.summary}\n  ${''.padEnd(12)} writes: ${host.files.join(', ')}${copiesText(host)}${host.listen ? `; --listen (default ${host.listen.default})` : ''}`,
 ).join('\n');
+
+function copiesText(host: HostAdapter): string {
+  return (host.copies ?? []).map(({ from, to }) => `; copies <dir>/${from} to ${to}`).join('');
+}
 
 export const emitCommand: Command = {
   name: 'emit',

@@ -17,6 +17,11 @@ export interface HostAdapter {
    */
   files: string[];
   /**
+   * Folders of the built folder that the host publishes beside its files, copied whole into `--out`
+   * (Netlify's edge function reads the query bundle as the site's static files).
+   */
+  copies?: HostCopy[];
+  /**
    * The files go into the built folder itself (Netlify's `_redirects`, `vercel.json`, `serve.json`).
    * `npm run check` passes over them: beside `api/`, a file the build did not list is configuration
    * emitted later. (serve's files are also written by the build itself, with the same bytes.)
@@ -38,6 +43,13 @@ export interface HostTarget {
 export interface Listen {
   address: string;
   port: number;
+}
+
+export interface HostCopy {
+  /** A folder of the built folder, relative to it. */
+  from: string;
+  /** Where its copy goes, relative to `--out`. */
+  to: string;
 }
 
 export interface HostFile {

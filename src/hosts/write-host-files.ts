@@ -1,6 +1,6 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { HostFile } from './host-adapter.ts';
+import type { HostCopy, HostFile } from './host-adapter.ts';
 
 /**
  * Writes a host's files: one file goes to `out` itself, several into the folder `out`. Each is
@@ -15,6 +15,24 @@ export function writeHostFiles(files: HostFile[], out: string): string[] {
     renameSync(temporary, to);
   }
   return targets.map(({ to }) => to);
+}
+
+/**
+ * Copies a host's folders of the built folder `dir` into the folder `out`, each replacing the copy an
+ * earlier emit left, so that no file of an older build stays beside the new ones. Each is copied
+ * beside its place and renamed over it, as the files are.
+ */
+export function copyHostFolders(copies: HostCopy[], dir: string, out: string): string[] {
+  return copies.map(({ from, to }) => {
+    // Resolved, so that a folder named with its final slash (`public/bundle/`) is the folder itself.
+    const target = path.resolve(out, to);
+    const temporary = `${target}.${process.pid}.tmp`;
+    rmSync(temporary, { recursive: true, force: true });
+    cpSync(path.join(dir, from), temporary, { recursive: true });
+    rmSync(target, { recursive: true, force: true });
+    renameSync(temporary, target);
+    return target;
+  });
 }
 
 /** Parses `--listen`: `port`, `address:port` or `[ipv6]:port`. */
