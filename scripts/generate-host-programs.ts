@@ -1,7 +1,8 @@
 /**
- * Writes the programs that the Cloudflare, CloudFront and Vercel edge hosts emit, bundled from our own
- * source (src/routing/resolve-request.ts, the router the preview runs, src/answer/answerer.ts, what
- * answers where code runs, and each host's glue), so that no host runs a second, hand-copied router:
+ * Writes the programs that the Cloudflare, CloudFront and the Netlify and Vercel edge hosts emit,
+ * bundled from our own source (src/routing/resolve-request.ts, the router the preview runs with
+ * --static, or src/answer/answerer.ts, the answerer it runs by default, and each host's glue), so
+ * that no host runs a second, hand-copied router or answerer:
  *
  * - src/hosts/cloudflare/worker.generated.js: an ES module (Workers run modern JavaScript), bundled
  *   from src/hosts/cloudflare/worker.ts as is.
@@ -13,10 +14,12 @@
  *   minified by esbuild, which is what the emitter sends: CloudFront allows 10 KB of code.
  * - src/hosts/vercel-edge/middleware.generated.js: an ES module for Vercel's edge runtime (Web APIs
  *   only), bundled from src/hosts/vercel-edge/middleware.ts with the answerer.
+ * - src/hosts/netlify-edge/edge-function.generated.js: an ES module for Deno (Netlify Edge
+ *   Functions), bundled from src/hosts/netlify-edge/edge-function.ts as is, with its inline `config`.
  *
  *   npx tsx scripts/generate-host-programs.ts
  *
- * Run it after changing the router or the glue; the host tests fail while a file is stale. The files
+ * Run it after changing the router, the answerer or the glue; the host tests fail while a file is stale. The files
  * are committed, and all but the minified one readable: the emitters read them (`npm run emit` needs
  * neither esbuild nor TypeScript).
  */
@@ -27,6 +30,8 @@ import ts from 'typescript';
 import { WORKER_PROGRAM } from '../src/hosts/cloudflare/cloudflare.ts';
 import { CLOUDFRONT_MODULE, FUNCTION_PROGRAM, MINIFIED_FUNCTION_PROGRAM } from '../src/hosts/cloudfront/cloudfront.ts';
 import { MIDDLEWARE_PROGRAM } from '../src/hosts/vercel-edge/vercel-edge.ts';
+import { EDGE_FUNCTION_CONFIG } from '../src/hosts/netlify-edge/edge-function.ts';
+import { EDGE_FUNCTION_PROGRAM } from '../src/hosts/netlify-edge/netlify-edge.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const HOSTS_DIR = fileURLToPath(new URL('../src/hosts/', import.meta.url));
@@ -84,6 +89,27 @@ export function vercelMiddlewareProgram(): string {
     "import { vercelMiddleware } from './vercel-edge/middleware.ts';\nexport default vercelMiddleware();\n",
     ['src/answer/answerer.ts', 'src/hosts/vercel-edge/middleware.ts'],
     ['src/hosts/vercel-edge/vercel-edge.ts emits it as middleware.js, after `export const config = { matcher: [...] };`.'],
+  );
+}
+
+/**
+ * The Netlify Edge Function: `export default` over the answerer, and its inline `config` written out
+ * as a literal, as Netlify reads it when it bundles the function.
+ */
+export function netlifyEdgeFunctionProgram(): string {
+  const entry = [
+    "import { netlifyEdgeFunction } from './netlify-edge/edge-function.ts';",
+    'const answer = netlifyEdgeFunction();',
+    'export { answer as default };',
+    `export const config = ${JSON.stringify(EDGE_FUNCTION_CONFIG)};`,
+    '',
+  ].join('\n');
+  const code = bundle(entry, { format: 'esm', target: 'es2022' });
+  return (
+    header(
+      ['src/answer/answerer.ts', 'src/hosts/netlify-edge/edge-function.ts'],
+      ['src/hosts/netlify-edge/netlify-edge.ts emits it as netlify/edge-functions/lda-mirror.js, after the emit notice.'],
+    ) + code
   );
 }
 
@@ -167,6 +193,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     [FUNCTION_PROGRAM, cloudfrontProgram.readable],
     [MINIFIED_FUNCTION_PROGRAM, cloudfrontProgram.minified],
     [MIDDLEWARE_PROGRAM, vercelMiddlewareProgram()],
+    [EDGE_FUNCTION_PROGRAM, netlifyEdgeFunctionProgram()],
   ] as const) {
     writeFileSync(file, program);
     console.log(`wrote ${file}`);

@@ -109,7 +109,7 @@ export async function check(config: CheckConfig = {}, run: ProgressConfig = {}):
 
 /** The options of `lda-mirror emit <host>`. */
 export interface EmitConfig {
-  /** nginx, caddy, apache, cloudflare, cloudfront, serve, netlify, vercel or vercel-edge. */
+  /** nginx, caddy, apache, cloudflare, cloudfront, serve, netlify, netlify-edge, vercel or vercel-edge. */
   host: string;
   /** The built folder whose rewrite map is translated (default: dist). */
   dir?: string;

@@ -1,10 +1,18 @@
+import type { HostAdapter, HostTarget } from '../hosts/host-adapter.ts';
 import { HOSTS } from '../hosts/hosts.ts';
 import { emit } from '../index.ts';
 import { parseOptions, type Command } from './command.ts';
 
 const hostList = HOSTS.map(
-  (host) => `  ${host.name.padEnd(11)} ${host.summary}\n  ${''.padEnd(11)} writes: ${host.files.join(', ')}${host.listen ? `; --listen (default ${host.listen.default})` : ''}`,
+  (host) =>
+    `  ${host.name.padEnd(12)} ${host.summary}\n  ${''.padEnd(12)} writes: ${host.files.join(', ')}${copiesText(host)}${host.listen ? `; --listen (default ${host.listen.default})` : ''}`,
 ).join('\n');
+
+/** The folders a host copies, as --help says them: of a folder called `<dir>` (no map is read for --help). */
+function copiesText(host: HostAdapter): string {
+  const copies = host.copies?.({ dir: '<dir>' } as HostTarget) ?? [];
+  return copies.map(({ name, from }) => `; copies ${from} to ${name}`).join('');
+}
 
 export const emitCommand: Command = {
   name: 'emit',

@@ -14,7 +14,7 @@ const unknown = { step: 'sort', param: 'sort' } as unknown as Step;
 const withUnknownStep: RewriteMap = { ...map, routes: map.routes.map((route) => ({ ...route, steps: [...route.steps, unknown] })) };
 
 /** Hosts that embed the router itself rather than translating the steps. */
-const RUNS_THE_ROUTER = ['cloudflare', 'cloudfront'];
+const RUNS_THE_ROUTER = ['cloudfront'];
 /** Hosts that translate the map's steps: not those that run the router, nor those that run the answerer (`exact`), which reads the bundle. */
 const TRANSLATES_STEPS = HOSTS.filter((host) => !RUNS_THE_ROUTER.includes(host.name) && host.profile !== 'exact');
 

@@ -4078,6 +4078,12 @@ function detail(status, text) {
   return { status, headers: { ...API_HEADERS }, body: jsonText({ detail: text }) };
 }
 
+// src/hosts/request-target.ts
+function requestTarget(url) {
+  const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+  return pathStart < 0 ? "/" : url.slice(pathStart);
+}
+
 // src/hosts/cloudflare/worker.ts
 function cloudflareWorker() {
   let answerer;
@@ -4103,10 +4109,6 @@ async function readAsset(assets, file) {
   }
   if (response.status !== 200) throw new Error(`the assets binding answered ${response.status} for ${file}`);
   return new Uint8Array(await response.arrayBuffer());
-}
-function requestTarget(url) {
-  const pathStart = url.indexOf("/", url.indexOf("//") + 2);
-  return pathStart < 0 ? "/" : url.slice(pathStart);
 }
 
 // scripts/generate-host-programs.ts

@@ -1,6 +1,7 @@
 import { createAnswerer, type Answerer } from '../../answer/answerer.ts';
 import { BUNDLE_FOLDER } from '../../bundle/bundle-manifest.ts';
 import { API_HEADERS } from '../../contract.ts';
+import { requestTarget } from '../request-target.ts';
 
 /**
  * The Cloudflare Worker (ES module): every request answered as the live service answers it
@@ -47,10 +48,4 @@ async function readAsset(assets: AssetsBinding, file: string): Promise<Uint8Arra
   }
   if (response.status !== 200) throw new Error(`the assets binding answered ${response.status} for ${file}`);
   return new Uint8Array(await response.arrayBuffer());
-}
-
-/** The request target (path and query) exactly as it reached the Worker, from the absolute URL. */
-function requestTarget(url: string): string {
-  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
-  return pathStart < 0 ? '/' : url.slice(pathStart);
 }

@@ -109,6 +109,7 @@ function decodeSections(bytes, file) {
   return {
     fields,
     has: (name) => Object.hasOwn(sections, name),
+    type: (name) => Object.hasOwn(sections, name) ? sections[name].type : void 0,
     section(name, type) {
       const entry = sections[name];
       if (entry === void 0) throw new Error(`${file}: no section ${name}`);
@@ -120,6 +121,42 @@ function decodeSections(bytes, file) {
   };
 }
 var LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+// src/bundle/posting-lists.ts
+function decodePostingList(lists, index) {
+  const { bytes } = lists;
+  const end = lists.starts[index + 1];
+  const out = new Uint16Array(end - lists.starts[index]);
+  let count = 0;
+  let value = -1;
+  for (let at = lists.starts[index]; at < end; ) {
+    let gap = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = bytes[at++];
+      gap |= (byte & 127) << shift;
+      if (byte < 128) break;
+    }
+    out[count++] = value += gap;
+  }
+  return out.subarray(0, count);
+}
+function intersect(a, b) {
+  const out = new Uint16Array(Math.min(a.length, b.length));
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x === y) {
+      out[n++] = x;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return out.subarray(0, n);
+}
 
 // src/bundle/text-list.ts
 var encoder2 = new TextEncoder();
@@ -3112,54 +3149,37 @@ var CODE_FIELDS = ["state", "country", "ppbState", "ppbCountry"];
 function decodeIndexSegment(bytes, file) {
   const sections = decodeSections(bytes, file);
   const { start, count, tables } = sections.fields;
-  const codes = Object.fromEntries(CODE_FIELDS.map((field) => [field, sections.section(field, Uint16Array)]));
-  const keys = sections.section("trigramKeys", Uint32Array);
-  const starts = sections.section("trigramStarts", Uint32Array);
-  const postings = sections.section("postings", Uint16Array);
+  const codes = Object.fromEntries(
+    CODE_FIELDS.map((field) => [field, sections.type(field) === "u8" ? sections.section(field, Uint8Array) : sections.section(field, Uint16Array)])
+  );
+  const lists = { keys: sections.section("trigramKeys", Uint32Array), starts: sections.section("trigramStarts", Uint32Array), bytes: sections.section("postings", Uint8Array) };
   const lookups = Object.fromEntries(CODE_FIELDS.map((field) => [field, new Map(tables[field].map((value, i) => [value, i]))]));
   return {
     start,
     count,
-    registrant: sections.section("registrant", Float64Array),
+    registrant: sections.type("registrant") === "u32" ? sections.section("registrant", Uint32Array) : sections.section("registrant", Float64Array),
     date: sections.section("date", Int32Array),
     codes,
     codeIndex: (field, value) => lookups[field].get(value) ?? -1,
     names: { bytes: sections.section("names", Uint8Array), ends: sections.section("nameEnds", Uint32Array) },
-    trigramCandidates: (pattern) => candidates(keys, starts, postings, pattern)
+    trigramCandidates: (pattern) => candidates(lists, pattern)
   };
 }
-function candidates(keys, starts, postings, pattern) {
-  const lists = [];
+function candidates(lists, pattern) {
+  const found = [];
   const last = pattern.length - TRIGRAM;
   for (let at = 0; at <= last; at = at === last ? at + 1 : Math.min(at + TRIGRAM, last)) {
-    const found = sortedIndexOf(keys, trigramKey(pattern, at));
-    if (found < 0) return EMPTY;
-    lists.push(postings.subarray(starts[found], starts[found + 1]));
-    if (lists.length > 64) break;
+    const index = sortedIndexOf(lists.keys, trigramKey(pattern, at));
+    if (index < 0) return EMPTY;
+    found.push(index);
+    if (found.length > 64) break;
   }
-  lists.sort((a, b) => a.length - b.length);
-  let result = lists[0];
-  for (let i = 1; i < lists.length && result.length > 0; i++) result = intersect(result, lists[i]);
+  found.sort((a, b) => lists.starts[a + 1] - lists.starts[a] - (lists.starts[b + 1] - lists.starts[b]));
+  let result = decodePostingList(lists, found[0]);
+  for (let i = 1; i < found.length && result.length > 0; i++) result = intersect(result, decodePostingList(lists, found[i]));
   return result;
 }
 var EMPTY = new Uint16Array(0);
-function intersect(a, b) {
-  const out = new Uint16Array(Math.min(a.length, b.length));
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i];
-    const y = b[j];
-    if (x === y) {
-      out[n++] = x;
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
-  }
-  return out.subarray(0, n);
-}
 
 // src/bundle/name-order.ts
 function decodeNameOrder(bytes, file) {
@@ -3174,18 +3194,33 @@ function decodeNameOrder(bytes, file) {
 var decoder = new TextDecoder();
 function decodeRecordTexts(bytes, file) {
   const sections = decodeSections(bytes, file);
+  const keys = sections.fields.keys;
   const ids = sections.section("ids", Float64Array);
-  const ends = sections.section("ends", Uint32Array);
-  const text = sections.section("text", Uint8Array);
-  if (ends.length !== ids.length || ids.length > 0 && ends[ends.length - 1] !== text.length - 1) {
+  const list = { ends: sections.section("ends", Uint32Array), bytes: sections.section("text", Uint8Array) };
+  const valueEnds = sections.section("valueEnds", Uint32Array);
+  if (list.ends.length !== ids.length || valueEnds.length !== ids.length * keys.length || ids.length > 0 && list.ends[ids.length - 1] !== list.bytes.length - 1) {
     throw new Error(`${file}: the records' texts do not add up to the text stored`);
   }
+  const prefixes = keys.map((key, k) => `${k === 0 ? "" : ","}${JSON.stringify(key)}:`);
   const registrants = sections.has("registrants") ? sections.section("registrants", Float64Array) : void 0;
+  const texts = new Array(ids.length);
   return {
     count: ids.length,
     ids,
     registrants,
-    text: (index) => decoder.decode(text.subarray(index === 0 ? 0 : ends[index - 1] + 1, ends[index])),
+    text(index) {
+      const made = texts[index];
+      if (made !== void 0) return made;
+      const values = decoder.decode(list.bytes.subarray(textStart(list, index), list.ends[index]));
+      let text = "";
+      let start = 0;
+      for (let k = 0; k < prefixes.length; k++) {
+        const end = valueEnds[index * prefixes.length + k];
+        text += prefixes[k] + values.slice(start, end);
+        start = end;
+      }
+      return texts[index] = text;
+    },
     find: (id) => sortedIndexOf(ids, id)
   };
 }
@@ -3464,36 +3499,53 @@ function countingSorts(items, keys) {
 var sortData = /* @__PURE__ */ new WeakMap();
 function dataOf(bundle) {
   let data = sortData.get(bundle);
-  if (data === void 0) {
-    data = deriveSortData(bundle);
-    sortData.set(bundle, data);
-  }
+  if (data === void 0) sortData.set(bundle, data = { dateOrders: {}, keys: /* @__PURE__ */ new Map() });
   return data;
 }
-async function deriveSortData(bundle) {
-  const total = bundle.manifest.clients;
+async function nameRanks(bundle) {
   const { order, ties } = await bundle.nameOrder();
-  const nameRank = new Uint32Array(total);
-  let rank = -1;
+  const rank = new Uint32Array(bundle.manifest.clients);
+  let current = -1;
   for (let place = 0; place < order.length; place++) {
-    if (ties[place] !== 1) rank++;
-    nameRank[order[place]] = rank;
+    if (ties[place] !== 1) current++;
+    rank[order[place]] = current;
   }
+  return { rank, count: current + 1 };
+}
+async function dateRanks(bundle) {
+  const total = bundle.manifest.clients;
   const dates = new Int32Array(total);
   for (const segment of await bundle.segments()) dates.set(segment.date, segment.start);
-  const distinct = uniqueSorted(dates);
-  const dateRank = new Uint32Array(total);
-  for (let i = 0; i < total; i++) dateRank[i] = upperBound(distinct, dates[i]);
-  return { nameRank, names: rank + 1, dateRank, dates: distinct.length + 1, dateOrders: {}, keys: /* @__PURE__ */ new Map() };
+  const day = new Int32Array(total);
+  let first = 2147483647;
+  let last = -1;
+  for (let i = 0; i < total; i++) {
+    const date = dates[i];
+    if (date < 0) {
+      day[i] = -1;
+      continue;
+    }
+    const d = (date / 1e4 | 0) * 372 + (date / 100 | 0) % 100 * 31 + date % 100;
+    day[i] = d;
+    if (d < first) first = d;
+    if (d > last) last = d;
+  }
+  const rank = new Uint32Array(total);
+  if (last < 0) return { rank, count: 1 };
+  const ranks = new Uint32Array(last - first + 1);
+  for (let i = 0; i < total; i++) if (day[i] >= 0) ranks[day[i] - first] = 1;
+  let count = 0;
+  for (let i = 0; i < ranks.length; i++) if (ranks[i] === 1) ranks[i] = ++count;
+  for (let i = 0; i < total; i++) rank[i] = day[i] < 0 ? 0 : ranks[day[i] - first];
+  return { rank, count: count + 1 };
 }
 async function sortKeys(bundle, term) {
-  const data = await dataOf(bundle);
+  const data = dataOf(bundle);
   const name = `${term.field}${term.descending ? "-" : "+"}`;
   let keys = data.keys.get(name);
   if (keys === void 0) {
     const byName = term.field === "name";
-    const rank = byName ? data.nameRank : data.dateRank;
-    const buckets = byName ? data.names : data.dates;
+    const { rank, count: buckets } = await (byName ? data.names ??= nameRanks(bundle) : data.dates ??= dateRanks(bundle));
     let key = rank;
     if (term.descending) {
       key = new Uint32Array(rank.length);
@@ -3510,7 +3562,7 @@ async function fullOrder(bundle, { field, descending }) {
     const { order: order2 } = await bundle.nameOrder();
     return descending ? (place) => order2[last - place] : (place) => order2[place];
   }
-  const data = await dataOf(bundle);
+  const data = dataOf(bundle);
   const direction = descending ? "descending" : "ascending";
   let order = data.dateOrders[direction];
   if (order === void 0) {
@@ -3521,40 +3573,34 @@ async function fullOrder(bundle, { field, descending }) {
   const dates = order;
   return (place) => dates[place];
 }
-function uniqueSorted(values) {
-  const sorted = values.slice().sort();
-  let count = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    if (sorted[i] >= 0 && (count === 0 || sorted[i] !== sorted[count - 1])) sorted[count++] = sorted[i];
-  }
-  return sorted.subarray(0, count);
-}
 
 // src/answer/name-search.ts
 function namesHolding(names, pattern, candidates2) {
   return candidates2 === void 0 ? scan(names, pattern) : check(names, pattern, candidates2);
 }
 function check(names, pattern, candidates2) {
-  const found = [];
+  const found = new Int32Array(candidates2.length);
+  let count = 0;
   for (let i = 0; i < candidates2.length; i++) {
     const local = candidates2[i];
-    if (holds(names.bytes, textStart(names, local), names.ends[local], pattern)) found.push(local);
+    if (holds(names.bytes, textStart(names, local), names.ends[local], pattern)) found[count++] = local;
   }
-  return found;
+  return found.subarray(0, count);
 }
 function scan(names, pattern) {
-  const found = [];
   const { bytes, ends } = names;
+  const found = new Int32Array(ends.length);
+  let count = 0;
   const first = pattern[0];
   const last = bytes.length - pattern.length;
   let local = 0;
   for (let at = 0; at <= last; at++) {
     if (bytes[at] !== first || !startsAt(bytes, at, pattern)) continue;
     while (ends[local] < at) local++;
-    found.push(local);
+    found[count++] = local;
     at = ends[local++];
   }
-  return found;
+  return found.subarray(0, count);
 }
 function holds(bytes, from, to, pattern) {
   const first = pattern[0];
@@ -3578,14 +3624,15 @@ async function selectClients(bundle, criteria, pause) {
   }
   const registrants = criteria.registrantName === void 0 ? void 0 : registrantsNamed(await bundle.registrantIndex(), criteria.registrantName);
   if (registrants?.size === 0) return EMPTY2;
-  const matched = [];
+  const matched = new Int32Array(bundle.manifest.clients);
+  let count = 0;
   for (const segment of await bundle.segments()) {
     if (only !== void 0 && (only < segment.start || only >= segment.start + segment.count)) continue;
     const found = matchSegment(segment, criteria, registrants, only === void 0 ? void 0 : only - segment.start);
-    for (let i = 0; i < found.length; i++) matched.push(segment.start + found[i]);
+    for (let i = 0; i < found.length; i++) matched[count++] = segment.start + found[i];
     await pause();
   }
-  return Int32Array.from(matched);
+  return matched.subarray(0, count);
 }
 var EMPTY2 = new Int32Array(0);
 var CODES = [
@@ -3611,14 +3658,15 @@ function matchSegment(segment, criteria, registrants, only) {
   if (registrantId !== void 0 && registrantId !== null) tests.push((local) => segment.registrant[local] === registrantId);
   if (registrants !== void 0) tests.push((local) => registrants.has(segment.registrant[local]));
   if (tests.length === 0) return candidates2 ?? everyIndex2(segment.count);
-  const kept = [];
+  const kept = new Int32Array(candidates2?.length ?? segment.count);
+  let count = 0;
   const consider = (local) => {
     for (const test of tests) if (!test(local)) return;
-    kept.push(local);
+    kept[count++] = local;
   };
   if (candidates2 === void 0) for (let local = 0; local < segment.count; local++) consider(local);
   else for (let i = 0; i < candidates2.length; i++) consider(candidates2[i]);
-  return kept;
+  return kept.subarray(0, count);
 }
 function everyIndex2(count) {
   const all = new Int32Array(count);
@@ -3939,6 +3987,7 @@ var ResultCache = class {
     return entry.value;
   }
   set(key, value, weight) {
+    if (this.maxWeight === 0) return;
     const old = this.entries.get(key);
     if (old !== void 0) {
       this.entries.delete(key);
@@ -3959,7 +4008,7 @@ var ID_DIGITS = 16;
 function createAnswerer(read, options = {}) {
   const pause = options.pause ?? (async () => {
   });
-  const results = new ResultCache();
+  const results = new ResultCache(options.cacheResults === false ? 0 : void 0);
   let opened;
   let bundle;
   const open = () => opened ??= QueryBundle.open(read).then((found) => {
