@@ -1,3 +1,4 @@
+import { requestTarget } from '../request-target.ts';
 import { createAnswerer } from '../../answer/answerer.ts';
 import { API_HEADERS } from '../../contract.ts';
 
@@ -32,8 +33,7 @@ export function vercelMiddleware(): Middleware {
     origin = new URL(request.url).origin;
     const head = request.method === 'HEAD';
     try {
-      // The target as sent: the URL after its origin (always a path for http and https), a bare `?` kept.
-      const reply = await answerer.answer(request.method, request.url.slice(origin.length));
+      const reply = await answerer.answer(request.method, requestTarget(request.url));
       return new Response(head ? null : reply.body, { status: reply.status, headers: reply.headers });
     } catch (error) {
       // A failure of the platform (a bundle file unreadable), not an answer: logged for the deployment's logs.
