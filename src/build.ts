@@ -54,6 +54,11 @@ export interface BuildSummary {
   removed: number;
   /** Bytes of the files written: what a deploy of the change uploads. */
   bytesWritten: number;
+  /**
+   * The query bundle (bundle/): its files and bytes, and those written anew: what a deploy to a host
+   * that runs the answerer (the Cloudflare Worker's assets, the edge hosts' static files) uploads.
+   */
+  bundle: { files: number; bytes: number; written: number; bytesWritten: number };
   /** What an interrupted build had left beside the output, removed first. */
   leftoversRemoved: string[];
   seconds: number;
@@ -85,7 +90,8 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     await slot.abandon();
     progress.end();
     const seconds = (performance.now() - started) / 1000;
-    const summary = { out: slot.out, buildDir: slot.previousDir!, written: 0, linked: 0, removed: 0, bytesWritten: 0, leftoversRemoved: slot.leftovers, seconds, stages: stages() };
+    const bundle = { ...(current.counts.bundle ?? { files: 0, bytes: 0 }), written: 0, bytesWritten: 0 };
+    const summary = { out: slot.out, buildDir: slot.previousDir!, written: 0, linked: 0, removed: 0, bytesWritten: 0, bundle, leftoversRemoved: slot.leftovers, seconds, stages: stages() };
     return { ...current.counts, ...summary, warnings: options.warnings, upToDate: true };
   }
   const store = RecordStore.create(slot.storeFile);
@@ -163,6 +169,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       pages: (listRoute(map).page.last + filteredPages) * ORDERINGS.length * options.formats.length,
       files: written.files,
       bytes: written.bytes,
+      bundle: written.bundle,
     };
     writeBuildRecord(slot.buildDir, { fingerprint, counts: recorded });
 

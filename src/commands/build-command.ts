@@ -86,6 +86,8 @@ export function formatSummary(summary: BuildSummary): string {
     `  pages        ${n(summary.pages)}`,
     `  files        ${n(summary.files)}, ${mb(summary.bytes)}: ${n(summary.written)} written (${mb(summary.bytesWritten)}), ` +
       `${n(summary.linked)} unchanged (linked), ${n(summary.removed)} removed`,
+    `  bundle       ${n(summary.bundle.files)} files, ${mb(summary.bundle.bytes)}: ${n(summary.bundle.written)} written (${mb(summary.bundle.bytesWritten)}, ` +
+      `${summary.bundle.bytes === 0 ? 0 : ((100 * summary.bundle.bytesWritten) / summary.bundle.bytes).toFixed(1)}%): the query bundle, for the hosts that run code`,
     `  time         ${summary.seconds.toFixed(1)} s (${Object.entries(summary.stages)
       .map(([stage, seconds]) => `${stage} ${seconds.toFixed(1)}`)
       .join(', ')})`,

@@ -8,7 +8,7 @@ import { RecordStore } from '../store/record-store.ts';
 import { startWorker } from '../worker-thread.ts';
 import { BUILD_FOLDER, CHANGED_FILE, MANIFEST_FILE, MANIFEST_HEADER, REMOVED_FILE } from '../write/manifest.ts';
 import { LineWriter, type WriteStats } from '../write/thread-writer.ts';
-import { SHARED, changedPart, manifestPart, type BuildFault, type ThreadDone, type ThreadMessage, type ThreadSettings } from './thread-settings.ts';
+import { SHARED, changedPart, manifestPart, type BuildFault, type BundleStats, type ThreadDone, type ThreadMessage, type ThreadSettings } from './thread-settings.ts';
 
 export interface ProduceOptions extends Pick<ThreadSettings, 'storeFile' | 'map' | 'units' | 'formats' | 'bundle' | 'extraFiles' | 'root' | 'previousDir' | 'verify'> {
   /** Render threads to run: one per core. */
@@ -24,6 +24,8 @@ export interface ProduceResult extends WriteStats {
   removed: number;
   /** Record files written or linked, by route (`clients`, `registrants`): for the check that records in are records out. */
   recordFiles: Record<string, number>;
+  /** The query bundle's files, what changed of them: the Worker's and edge hosts' upload. */
+  bundle: BundleStats;
   /** What the verification found wrong; empty when it passed (or did not run). */
   problems: string[];
   links: number;
@@ -109,6 +111,12 @@ export async function produceSite(options: ProduceOptions): Promise<ProduceResul
     bytesLinked: sum((thread) => thread.stats.bytesLinked),
     removed,
     recordFiles,
+    bundle: {
+      files: sum((thread) => thread.stats.bundle.files),
+      bytes: sum((thread) => thread.stats.bundle.bytes),
+      written: sum((thread) => thread.stats.bundle.written),
+      bytesWritten: sum((thread) => thread.stats.bundle.bytesWritten),
+    },
     problems: verified.problems,
     links: verified.links,
   };

@@ -11,7 +11,7 @@ import { RecordStore } from '../store/record-store.ts';
 import { BUILD_FOLDER, fileHash, manifestLine } from '../write/manifest.ts';
 import { LineWriter, ThreadWriter, nodeThreadIO, type ThreadIO } from '../write/thread-writer.ts';
 import { BodyBytes } from './body-bytes.ts';
-import { SHARED, changedPart, manifestPart, type BuildFault, type ThreadMessage, type ThreadSettings } from './thread-settings.ts';
+import { SHARED, changedPart, manifestPart, type BuildFault, type BundleStats, type ThreadMessage, type ThreadSettings } from './thread-settings.ts';
 
 /**
  * A render thread: takes units of the site one at a time until none is left, and for each file
@@ -35,6 +35,7 @@ function run(): ThreadMessage {
     files: 0,
     bytes: 0,
     recordFiles: {},
+    bundle: { files: 0, bytes: 0, written: 0, bytesWritten: 0 },
   };
   const { units } = settings;
   try {
@@ -44,8 +45,8 @@ function run(): ThreadMessage {
   } finally {
     store.close();
   }
-  const { writer, files, bytes, recordFiles, verifier } = thread;
-  return { kind: 'done', stats: { ...writer.stats, files, bytes, recordFiles }, facts: verifier?.facts() };
+  const { writer, files, bytes, recordFiles, bundle, verifier } = thread;
+  return { kind: 'done', stats: { ...writer.stats, files, bytes, recordFiles, bundle }, facts: verifier?.facts() };
 }
 
 interface ThreadState {
@@ -58,6 +59,8 @@ interface ThreadState {
   files: number;
   bytes: number;
   recordFiles: Record<string, number>;
+  /** The query bundle's files (its unit's): what a deploy of the edge hosts uploads, and of it what changed. */
+  bundle: BundleStats;
 }
 
 /**
@@ -77,12 +80,14 @@ function produceUnit(thread: ThreadState, unit: SiteUnit, index: number): boolea
       const hash = fileHash(data);
       const before = previous?.(file.path);
       if (before !== undefined) Atomics.or(previousMet, before.row >>> 5, 1 << (before.row & 31));
-      if (before !== undefined && before.size === data.length && before.hash === hash) {
+      const unchanged = before !== undefined && before.size === data.length && before.hash === hash;
+      if (unchanged) {
         writer.link(file.path, data.length);
       } else {
         writer.write(file.path, data);
         changed.add(file.path);
       }
+      if (unit.kind === 'bundle') countBundleFile(thread.bundle, data.length, unchanged);
       manifest.add(manifestLine({ path: file.path, size: data.length, hash }));
       thread.files++;
       thread.bytes += data.length;
@@ -96,6 +101,14 @@ function produceUnit(thread: ThreadState, unit: SiteUnit, index: number): boolea
   }
   verifier?.endUnit(unit);
   return true;
+}
+
+function countBundleFile(stats: BundleStats, size: number, unchanged: boolean): void {
+  stats.files++;
+  stats.bytes += size;
+  if (unchanged) return;
+  stats.written++;
+  stats.bytesWritten += size;
 }
 
 /**

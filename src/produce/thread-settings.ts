@@ -52,10 +52,18 @@ export const SHARED = {
  */
 export type BuildFault = { call: keyof ThreadIO; code: string; after: number } | { file: string; body?: string; replace?: [string, string] };
 
+/** The query bundle's files and bytes, and those written anew (not linked unchanged from the previous build). */
+export interface BundleStats {
+  files: number;
+  bytes: number;
+  written: number;
+  bytesWritten: number;
+}
+
 /** What a render thread reports when it has no unit left. */
 export interface ThreadDone {
   kind: 'done';
-  stats: WriteStats & { files: number; bytes: number; recordFiles: Record<string, number> };
+  stats: WriteStats & { files: number; bytes: number; recordFiles: Record<string, number>; bundle: BundleStats };
   facts: VerifiedFacts | undefined;
 }
 
