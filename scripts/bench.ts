@@ -256,6 +256,11 @@ function report(figures: RunFigures[], previewFigures: ThroughputFigures | undef
       ['rebuild, nightly change: files written, removed', `${m((r) => summaryOf(r.nightly).written).toLocaleString('en-US')}, ${m((r) => summaryOf(r.nightly).removed)}`],
       // Every page of a list that gained a client changes (its count, and the clients after it move): more of the bytes than of the files.
       ['rebuild, nightly change: MB written, share of the site\'s bytes', `${(m((r) => summaryOf(r.nightly).bytesWritten) / 1e6).toFixed(0)} MB, ${(m((r) => summaryOf(r.nightly).bytesWritten / summaryOf(r.nightly).bytes) * 100).toFixed(0)}%`],
+      // What a deploy to a host that runs the answerer uploads (the Worker's assets: the query bundle alone); target <= 5 % (issue 32).
+      [
+        'rebuild, nightly change: query bundle (the Cloudflare Worker\'s assets) files and MB written, share of its bytes (target <= 5%)',
+        `${m((r) => summaryOf(r.nightly).bundle.written)} of ${m((r) => summaryOf(r.nightly).bundle.files).toLocaleString('en-US')} files, ${(m((r) => summaryOf(r.nightly).bundle.bytesWritten) / 1e6).toFixed(1)} of ${(m((r) => summaryOf(r.nightly).bundle.bytes) / 1e6).toFixed(1)} MB, ${(m((r) => summaryOf(r.nightly).bundle.bytesWritten / summaryOf(r.nightly).bundle.bytes) * 100).toFixed(1)}%`,
+      ],
       ['rebuild, nightly change / full build (same run)', figures.map((r) => (r.nightly!.wallSeconds / r.build.wallSeconds).toFixed(2)).join(', ')],
       ['floor of the nightly change (folders made, changed files written, the rest linked), wall', figures.map((r) => `${r.changeFloor!.wallSeconds.toFixed(1)} s`).join(', ')],
       ['nightly change floor / full build (same run)', figures.map((r) => (r.changeFloor!.wallSeconds / r.build.wallSeconds).toFixed(2)).join(', ')],

@@ -25,10 +25,11 @@ const preview = await startPreview({ dir: 'dist', port, host: 'localhost' });
 console.log(`
 Serving the mirror at ${base}/api/v1/clients/  (Ctrl+C to stop)
 Try:
+  curl '${base}/api/v1/clients/?client_name=bank&page_size=10'
   curl '${base}/api/v1/clients/?ordering=-id'
   curl '${base}/api/v1/clients/?ordering=-name&page=2&format=json'
   curl '${base}/api/v1/clients/?page=last'
-  curl '${base}/api/v1/clients/?client_country=US&ordering=-name'
+  curl '${base}/api/v1/clients/?client_country=US&client_name=health&ordering=-name'
   curl '${base}/api/v1/clients/44400/'
   curl '${base}/api/v1/registrants/401105130/?format=api'`);
 

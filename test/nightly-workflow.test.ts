@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -47,6 +47,7 @@ const CREATE_STORE = "Create this build's key value store";
 const PUBLISH = 'Point the CloudFront Function at the new store and publish it';
 const INVALIDATE = 'Invalidate the changed API paths';
 const DELETE_OLD_STORES = 'Delete the key value stores before the previous one';
+const DEPLOY_WORKER = 'Deploy the Cloudflare Worker (only the changed assets upload)';
 
 const temp = tempFolder('mirror-workflow-');
 const aws = installFakeAws(temp.path);
@@ -211,6 +212,21 @@ describe('.github/workflows/nightly.yml', () => {
     expect(cleanup.calls).toEqual(['cloudfront list-key-value-stores --query KeyValueStoreList.Items[].Name --output text']);
     expect(aws.cloudfront().stores.map((store) => store.Name)).toEqual([`${FAKE_FUNCTION}-1001-1`]);
   }, 120_000);
+
+  it('deploys the Cloudflare Worker with the query bundle alone as its assets, through wrangler', async () => {
+    // A stand-in `npx` that records what it was asked to run and the assets that wrangler would upload.
+    const bin = path.join(temp.path, 'fake-npx');
+    mkdirSync(bin, { recursive: true });
+    const log = path.join(temp.path, 'npx.log');
+    writeFileSync(path.join(bin, 'npx'), `#!/usr/bin/env bash\necho "$*" > ${JSON.stringify(log)}\n`, { mode: 0o755 });
+    const deploy = await runStep(DEPLOY_WORKER, { PATH: `${bin}:${path.join(globalPrefix, 'bin')}:${aws.bin}:${process.env.PATH}` });
+    expect(deploy.status, deploy.stderr).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe('--yes wrangler@4 deploy --config mirror/cloudflare/wrangler.jsonc\n');
+    const config = JSON.parse(readFileSync(path.join(workspace, 'mirror/cloudflare/wrangler.jsonc'), 'utf8').split('\n').filter((line) => !line.startsWith('//')).join('\n')) as { assets: { directory: string } };
+    expect(config.assets.directory).toBe(path.join(realpathSync(site), 'bundle/'));
+    expect(Object.keys(snapshot(config.assets.directory).files)).toContain('manifest.json');
+    expect(deploy.calls).toEqual([]);
+  });
 
   it('the next night without change uploads nothing, invalidates nothing, and keeps the previous store', async () => {
     startRun('1002');

@@ -18,7 +18,7 @@ export function bundleRow(bundle: BundleFiles): [string, string] {
   const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 : 1);
   const met = bundle.files <= 20_000 && bundle.largest.bytes <= 25 * 2 ** 20;
   return [
-    "query bundle of the full build (its folder's bundle/): files, MiB, largest file",
+    "query bundle of the full build (bundle/, the Cloudflare Worker's only assets): files, MiB, largest file",
     `${bundle.files.toLocaleString('en-US')} files, ${mib(bundle.bytes)} MiB; largest ${bundle.largest.path}, ${mib(bundle.largest.bytes)} MiB (targets <= 20,000 files, each <= 25 MiB: ${met ? 'met' : 'missed'})`,
   ];
 }
