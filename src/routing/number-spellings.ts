@@ -1,4 +1,4 @@
-import { DIGIT_ZEROS, PYTHON_SPACE } from './filter-values.ts';
+import { DIGIT_ZEROS, PYTHON_SPACE } from './python-text.ts';
 
 /**
  * The spellings of a number filter's value that the router reads (`decimalInteger`, contract section

@@ -1,31 +1,23 @@
 /**
- * Python's reading of text where it reads numbers (contract section 9): white space as `str.isspace`
- * knows it, Unicode decimal digits (general category Nd) as their ASCII digits, and `int()` of a
- * string. Pure and ES5-friendly: the router that uses some of it also runs in the CloudFront runtime.
+ * Python's reading of text where it reads numbers (contract sections 8 and 9): white space as
+ * `str.isspace` knows it, Unicode decimal digits (general category Nd) as their ASCII digits,
+ * `decimal.Decimal` and `int()` of a string. Pure and ES5-friendly (no `replaceAll`, `padEnd` or
+ * `\p`): the router that reads filter values with it also runs in the CloudFront runtime.
  */
 
-/** Python's white space (`str.isspace`): JavaScript's `\s` differs in a few characters. */
+/** Python's white space (`str.isspace`), which Decimal and int() trim: JavaScript's `\s` differs in a few characters. */
+export const PYTHON_SPACE = /^[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
+
+/** Whether a code unit is Python's white space. */
 export function isPythonSpace(unit: number): boolean {
-  return (
-    (unit >= 0x09 && unit <= 0x0d) ||
-    (unit >= 0x1c && unit <= 0x20) ||
-    unit === 0x85 ||
-    unit === 0xa0 ||
-    unit === 0x1680 ||
-    (unit >= 0x2000 && unit <= 0x200a) ||
-    unit === 0x2028 ||
-    unit === 0x2029 ||
-    unit === 0x202f ||
-    unit === 0x205f ||
-    unit === 0x3000
-  );
+  return PYTHON_SPACE.test(String.fromCharCode(unit));
 }
 
 /**
  * The zero of every run of ten Unicode decimal digits (general category Nd), for reading them as
  * Python does; generated from `/\p{Nd}/u`, written out because the CloudFront runtime has no `\p`.
  */
-const DIGIT_ZEROS = [
+export const DIGIT_ZEROS = [
   0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6, 0xe50,
   0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90, 0x1b50, 0x1bb0, 0x1c40,
   0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10, 0x104a0, 0x10d30, 0x10d40, 0x11066,
@@ -46,13 +38,15 @@ export function decimalDigit(code: number): number | undefined {
 /**
  * The text as Python's number parsers see it first (`_PyUnicode_TransformDecimalAndSpaceToASCII`):
  * white space as a space, every Unicode decimal digit as its ASCII digit; undefined when another
- * character beyond ASCII is in it.
+ * character beyond ASCII is in it. Decimal also drops every underscore (`dropUnderscores`).
  */
-export function asciiNumberText(value: string): string | undefined {
+export function asciiNumberText(value: string, dropUnderscores = false): string | undefined {
   let text = '';
   for (let at = 0; at < value.length; at++) {
+    // codePointAt, not charCodeAt: the CloudFront runtime documents only the former.
     const code = value.codePointAt(at)!;
     if (code > 0xffff) at++;
+    if (dropUnderscores && code === 0x5f) continue;
     if (code <= 0xffff && isPythonSpace(code)) text += ' ';
     else if (code < 0x80) text += String.fromCharCode(code);
     else {
@@ -75,7 +69,7 @@ export function pythonInt(value: string): number | undefined {
   const text = asciiNumberText(value);
   const match = text === undefined ? null : PYTHON_INT.exec(text);
   if (match === null) return undefined;
-  const digits = match[2]!.replaceAll('_', '').replace(/^0+(?=[0-9])/, '');
+  const digits = match[2]!.replace(/_/g, '').replace(/^0+(?=[0-9])/, '');
   const size = digits.length > 15 ? Infinity : Number(digits);
   return match[1] === '-' ? -size : size;
 }
@@ -96,7 +90,7 @@ export interface DecimalNumber {
 }
 
 export function pythonDecimal(value: string): DecimalNumber | undefined {
-  const text = asciiNumberText(value.replaceAll('_', ''));
+  const text = asciiNumberText(value, true);
   const match = text === undefined ? null : DECIMAL.exec(text.replace(/^ +| +$/g, ''));
   if (match === null) return undefined;
   let digits = match[2]! + (match[3] ?? '');
@@ -114,7 +108,9 @@ export function pythonDecimal(value: string): DecimalNumber | undefined {
 export function integerDigits(number: DecimalNumber, maxDigits: number): string | undefined {
   if (number.point <= 0 || number.digits === '') return '0';
   if (number.point > maxDigits) return undefined;
-  return number.digits.slice(0, number.point).padEnd(number.point, '0');
+  let integer = number.digits.slice(0, number.point);
+  while (integer.length < number.point) integer += '0';
+  return integer;
 }
 
 /** True when a decimal number has digits after its point. */

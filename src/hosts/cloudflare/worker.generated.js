@@ -3414,6 +3414,145 @@ function isHex(unit) {
   return unit >= 48 && unit <= 57 || unit >= 65 && unit <= 70 || unit >= 97 && unit <= 102;
 }
 
+// src/routing/python-text.ts
+var PYTHON_SPACE = /^[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
+function isPythonSpace(unit) {
+  return PYTHON_SPACE.test(String.fromCharCode(unit));
+}
+var DIGIT_ZEROS = [
+  48,
+  1632,
+  1776,
+  1984,
+  2406,
+  2534,
+  2662,
+  2790,
+  2918,
+  3046,
+  3174,
+  3302,
+  3430,
+  3558,
+  3664,
+  3792,
+  3872,
+  4160,
+  4240,
+  6112,
+  6160,
+  6470,
+  6608,
+  6784,
+  6800,
+  6992,
+  7088,
+  7232,
+  7248,
+  42528,
+  43216,
+  43264,
+  43472,
+  43504,
+  43600,
+  44016,
+  65296,
+  66720,
+  68912,
+  68928,
+  69734,
+  69872,
+  69942,
+  70096,
+  70384,
+  70736,
+  70864,
+  71248,
+  71360,
+  71376,
+  71386,
+  71472,
+  71904,
+  72016,
+  72688,
+  72784,
+  73040,
+  73120,
+  73184,
+  73552,
+  90416,
+  92768,
+  92864,
+  93008,
+  93552,
+  118e3,
+  120782,
+  120792,
+  120802,
+  120812,
+  120822,
+  123200,
+  123632,
+  124144,
+  124401,
+  125264,
+  130032
+];
+function decimalDigit(code) {
+  for (let i = 0; i < DIGIT_ZEROS.length; i++) {
+    const zero = DIGIT_ZEROS[i];
+    if (code >= zero && code < zero + 10) return code - zero;
+  }
+  return void 0;
+}
+function asciiNumberText(value, dropUnderscores = false) {
+  let text = "";
+  for (let at = 0; at < value.length; at++) {
+    const code = value.codePointAt(at);
+    if (code > 65535) at++;
+    if (dropUnderscores && code === 95) continue;
+    if (code <= 65535 && isPythonSpace(code)) text += " ";
+    else if (code < 128) text += String.fromCharCode(code);
+    else {
+      const digit = decimalDigit(code);
+      if (digit === void 0) return void 0;
+      text += String(digit);
+    }
+  }
+  return text;
+}
+var PYTHON_INT = /^ *([+-]?)([0-9](?:_?[0-9])*) *$/;
+function pythonInt(value) {
+  const text = asciiNumberText(value);
+  const match = text === void 0 ? null : PYTHON_INT.exec(text);
+  if (match === null) return void 0;
+  const digits = match[2].replace(/_/g, "").replace(/^0+(?=[0-9])/, "");
+  const size = digits.length > 15 ? Infinity : Number(digits);
+  return match[1] === "-" ? -size : size;
+}
+var DECIMAL = /^([+-]?)(?=[0-9]|\.[0-9])([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
+function pythonDecimal(value) {
+  const text = asciiNumberText(value, true);
+  const match = text === void 0 ? null : DECIMAL.exec(text.replace(/^ +| +$/g, ""));
+  if (match === null) return void 0;
+  let digits = match[2] + (match[3] ?? "");
+  let point = match[2].length + (match[4] ? parseInt(match[4], 10) : 0);
+  const leading = /^0*/.exec(digits)[0].length;
+  digits = digits.slice(leading);
+  point -= leading;
+  return { negative: match[1] === "-", digits: digits.replace(/0+$/, ""), point };
+}
+function integerDigits(number, maxDigits) {
+  if (number.point <= 0 || number.digits === "") return "0";
+  if (number.point > maxDigits) return void 0;
+  let integer = number.digits.slice(0, number.point);
+  while (integer.length < number.point) integer += "0";
+  return integer;
+}
+function hasFraction(number) {
+  return number.digits.length > Math.max(number.point, 0);
+}
+
 // src/routing/resolve-request.ts
 function matchPath(routePath, path, idDigits, missingSlash) {
   const at = routePath.indexOf("{id}");
@@ -3675,141 +3814,6 @@ function everyIndex2(count) {
 }
 function registrantsNamed(index, pattern) {
   return new Set(namesHolding(index.names, pattern).map((at) => index.ids[at]));
-}
-
-// src/routing/python-text.ts
-function isPythonSpace(unit) {
-  return unit >= 9 && unit <= 13 || unit >= 28 && unit <= 32 || unit === 133 || unit === 160 || unit === 5760 || unit >= 8192 && unit <= 8202 || unit === 8232 || unit === 8233 || unit === 8239 || unit === 8287 || unit === 12288;
-}
-var DIGIT_ZEROS = [
-  48,
-  1632,
-  1776,
-  1984,
-  2406,
-  2534,
-  2662,
-  2790,
-  2918,
-  3046,
-  3174,
-  3302,
-  3430,
-  3558,
-  3664,
-  3792,
-  3872,
-  4160,
-  4240,
-  6112,
-  6160,
-  6470,
-  6608,
-  6784,
-  6800,
-  6992,
-  7088,
-  7232,
-  7248,
-  42528,
-  43216,
-  43264,
-  43472,
-  43504,
-  43600,
-  44016,
-  65296,
-  66720,
-  68912,
-  68928,
-  69734,
-  69872,
-  69942,
-  70096,
-  70384,
-  70736,
-  70864,
-  71248,
-  71360,
-  71376,
-  71386,
-  71472,
-  71904,
-  72016,
-  72688,
-  72784,
-  73040,
-  73120,
-  73184,
-  73552,
-  90416,
-  92768,
-  92864,
-  93008,
-  93552,
-  118e3,
-  120782,
-  120792,
-  120802,
-  120812,
-  120822,
-  123200,
-  123632,
-  124144,
-  124401,
-  125264,
-  130032
-];
-function decimalDigit(code) {
-  for (let i = 0; i < DIGIT_ZEROS.length; i++) {
-    const zero = DIGIT_ZEROS[i];
-    if (code >= zero && code < zero + 10) return code - zero;
-  }
-  return void 0;
-}
-function asciiNumberText(value) {
-  let text = "";
-  for (let at = 0; at < value.length; at++) {
-    const code = value.codePointAt(at);
-    if (code > 65535) at++;
-    if (code <= 65535 && isPythonSpace(code)) text += " ";
-    else if (code < 128) text += String.fromCharCode(code);
-    else {
-      const digit = decimalDigit(code);
-      if (digit === void 0) return void 0;
-      text += String(digit);
-    }
-  }
-  return text;
-}
-var PYTHON_INT = /^ *([+-]?)([0-9](?:_?[0-9])*) *$/;
-function pythonInt(value) {
-  const text = asciiNumberText(value);
-  const match = text === void 0 ? null : PYTHON_INT.exec(text);
-  if (match === null) return void 0;
-  const digits = match[2].replaceAll("_", "").replace(/^0+(?=[0-9])/, "");
-  const size = digits.length > 15 ? Infinity : Number(digits);
-  return match[1] === "-" ? -size : size;
-}
-var DECIMAL = /^([+-]?)(?=[0-9]|\.[0-9])([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
-function pythonDecimal(value) {
-  const text = asciiNumberText(value.replaceAll("_", ""));
-  const match = text === void 0 ? null : DECIMAL.exec(text.replace(/^ +| +$/g, ""));
-  if (match === null) return void 0;
-  let digits = match[2] + (match[3] ?? "");
-  let point = match[2].length + (match[4] ? parseInt(match[4], 10) : 0);
-  const leading = /^0*/.exec(digits)[0].length;
-  digits = digits.slice(leading);
-  point -= leading;
-  return { negative: match[1] === "-", digits: digits.replace(/0+$/, ""), point };
-}
-function integerDigits(number, maxDigits) {
-  if (number.point <= 0 || number.digits === "") return "0";
-  if (number.point > maxDigits) return void 0;
-  return number.digits.slice(0, number.point).padEnd(number.point, "0");
-}
-function hasFraction(number) {
-  return number.digits.length > Math.max(number.point, 0);
 }
 
 // src/answer/ordering-terms.ts

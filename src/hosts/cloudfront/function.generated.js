@@ -59,8 +59,11 @@ var LDA_ROUTE;
     function hasOwn(object, key) {
         return Object.prototype.hasOwnProperty.call(object, key);
     }
-    // src/routing/filter-values.ts
+    // src/routing/python-text.ts
     var PYTHON_SPACE = /^[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
+    function isPythonSpace(unit) {
+        return PYTHON_SPACE.test(String.fromCharCode(unit));
+    }
     var DIGIT_ZEROS = [
         48,
         1632,
@@ -140,57 +143,69 @@ var LDA_ROUTE;
         125264,
         130032
     ];
-    var FINITE_DECIMAL = /^([+-]?)(?=[0-9]|\.[0-9])([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
-    function decimalInteger(value, maxDigits) {
-        var text = asciiNumberText(value);
-        var match = text === void 0 ? null : FINITE_DECIMAL.exec(text);
-        if (match === null)
-            return void 0;
-        var exponent = match[4] ? parseInt(match[4], 10) : 0;
-        var digits = match[2] + (match[3] || "");
-        var point = match[2].length + exponent;
-        while (digits.charAt(0) === "0") {
-            digits = digits.slice(1);
-            point--;
-        }
-        if (digits === "" || point <= 0)
-            return "0";
-        if (point > maxDigits)
-            return "";
-        var integer = digits.slice(0, point);
-        while (integer.length < point)
-            integer += "0";
-        return (match[1] === "-" ? "-" : "") + integer;
-    }
-    function asciiNumberText(value) {
-        var text = "";
-        for (var at = 0; at < value.length; at++) {
-            var code = value.codePointAt(at);
-            if (code > 65535)
-                at++;
-            var char = code < 65536 ? String.fromCharCode(code) : "";
-            if (char === "_")
-                continue;
-            if (char !== "" && PYTHON_SPACE.test(char))
-                text += " ";
-            else if (code < 128)
-                text += char;
-            else {
-                var digit = unicodeDigit(code);
-                if (digit === void 0)
-                    return void 0;
-                text += String(digit);
-            }
-        }
-        return text.replace(/^ +| +$/g, "");
-    }
-    function unicodeDigit(code) {
+    function decimalDigit(code) {
         for (var i = 0; i < DIGIT_ZEROS.length; i++) {
             var zero = DIGIT_ZEROS[i];
             if (code >= zero && code < zero + 10)
                 return code - zero;
         }
         return void 0;
+    }
+    function asciiNumberText(value, dropUnderscores) {
+        if (dropUnderscores === void 0) { dropUnderscores = false; }
+        var text = "";
+        for (var at = 0; at < value.length; at++) {
+            var code = value.codePointAt(at);
+            if (code > 65535)
+                at++;
+            if (dropUnderscores && code === 95)
+                continue;
+            if (code <= 65535 && isPythonSpace(code))
+                text += " ";
+            else if (code < 128)
+                text += String.fromCharCode(code);
+            else {
+                var digit = decimalDigit(code);
+                if (digit === void 0)
+                    return void 0;
+                text += String(digit);
+            }
+        }
+        return text;
+    }
+    var DECIMAL = /^([+-]?)(?=[0-9]|\.[0-9])([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
+    function pythonDecimal(value) {
+        var _a;
+        var text = asciiNumberText(value, true);
+        var match = text === void 0 ? null : DECIMAL.exec(text.replace(/^ +| +$/g, ""));
+        if (match === null)
+            return void 0;
+        var digits = match[2] + ((_a = match[3]) !== null && _a !== void 0 ? _a : "");
+        var point = match[2].length + (match[4] ? parseInt(match[4], 10) : 0);
+        var leading = /^0*/.exec(digits)[0].length;
+        digits = digits.slice(leading);
+        point -= leading;
+        return { negative: match[1] === "-", digits: digits.replace(/0+$/, ""), point: point };
+    }
+    function integerDigits(number, maxDigits) {
+        if (number.point <= 0 || number.digits === "")
+            return "0";
+        if (number.point > maxDigits)
+            return void 0;
+        var integer = number.digits.slice(0, number.point);
+        while (integer.length < number.point)
+            integer += "0";
+        return integer;
+    }
+    // src/routing/filter-values.ts
+    function decimalInteger(value, maxDigits) {
+        var number = pythonDecimal(value);
+        if (number === void 0)
+            return void 0;
+        var integer = integerDigits(number, maxDigits);
+        if (integer === void 0)
+            return "";
+        return number.negative && integer !== "0" ? "-".concat(integer) : integer;
     }
     // src/json-text.ts
     var LINE_SEPARATORS = /[\u2028\u2029]/g;
