@@ -40,7 +40,11 @@ export function builtFromRecords(folder: string): Record<string, string> {
  */
 export async function builtFromRecordsAnswering(folder: string): Promise<Record<string, string>> {
   const files = builtFromRecords(folder);
-  for (const file of Object.keys(files)) if (/^bundle\/(manifest\.json|registrants\/(base-.*|overlay)\.bin)$/.test(file)) delete files[file];
+  const layout = /^bundle\/(manifest\.json|registrants\/(base-.*|overlay)\.bin)$/;
+  for (const file of Object.keys(files)) if (layout.test(file)) delete files[file];
+  // The build's manifest lists every file with its hash: those of the packs' layout are left out of it too.
+  const listed = readFileSync(path.join(folder, '_build/manifest.tsv'), 'utf8').split('\n').filter((line) => !layout.test(line.split('\t')[0]!));
+  files['_build/manifest.tsv'] = createHash('sha256').update(listed.join('\n')).digest('hex');
   const bundle = (await QueryBundle.open(async (file) => readFileSync(path.join(folder, file))))!;
   const { registrantPacks, registrantOverlay, ...manifest } = bundle.manifest;
   files['bundle/manifest.json without its registrant packs'] = JSON.stringify(manifest);
