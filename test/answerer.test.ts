@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { createAnswerer, type Reply } from '../src/answer/answerer.ts';
+import { QueryBundle } from '../src/bundle/query-bundle.ts';
 import { searchText } from '../src/bundle/search-text.ts';
 
 /**
@@ -67,5 +68,32 @@ describe('the answerer over the query bundle of exact-3k', () => {
     await answerer.answer('GET', '/api/v1/clients/?client_name=bank');
     expect(pauses).toBe(answerer.bundle!.manifest.segments.length);
     expect(pauses).toBeGreaterThan(1);
+  });
+
+  it('answers searches that interleave at their pauses as it answers each alone (its scratch arrays are not shared across a pause)', async () => {
+    const targets = ['client_name=bank', 'client_name=ion&ordering=-name', 'client_name=e&client_state=CA&ordering=-effective_date&page=2', 'client_name=assoc&page_size=10'].map(
+      (query) => `/api/v1/clients/?${query}`,
+    );
+    const alone = [];
+    for (const target of targets) alone.push((await createAnswerer(read).answer('GET', target)).body);
+    const yielding = createAnswerer(read, { pause: () => new Promise((resolve) => setImmediate(resolve)) });
+    const together = await Promise.all(targets.map(async (target) => (await yielding.answer('GET', target)).body));
+    expect(together).toEqual(alone);
+    expect(new Set(alone).size).toBe(targets.length);
+  });
+
+  it('keeps the client chunks within its byte budget, reading again only those it let go', async () => {
+    const every = async (bundle: QueryBundle) => {
+      for (let index = 0; index < bundle.manifest.clients; index++) await bundle.clientAt(index);
+    };
+    const chunks = (await QueryBundle.open(read))!.manifest.chunks.firstIds.length;
+    const roomy = (await QueryBundle.open(read))!;
+    await every(roomy);
+    await every(roomy);
+    expect(roomy.reads).toBe(1 + chunks);
+    const tight = (await QueryBundle.open(read, { chunkBytes: 64 * 1024 }))!;
+    await every(tight);
+    await every(tight);
+    expect(tight.reads).toBe(1 + 2 * chunks);
   });
 });

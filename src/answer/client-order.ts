@@ -1,5 +1,6 @@
 import type { QueryBundle } from '../bundle/query-bundle.ts';
 import type { SortTerm } from './ordering-terms.ts';
+import { zeroedUint32 } from '../bundle/scratch-arrays.ts';
 
 /**
  * The selected clients in the order of the request's terms (contract section 9): names by code point,
@@ -72,7 +73,8 @@ function countingSorts(items: Int32Array, keys: readonly TermKeys[]): Int32Array
   let to: Int32Array = new Int32Array(items.length);
   for (let t = keys.length - 1; t >= 0; t--) {
     const { key, buckets } = keys[t]!;
-    const starts = new Uint32Array(buckets + 1);
+    // A name's buckets are as many as the distinct names: reused (scratch-arrays.ts), not made for each sort.
+    const starts = zeroedUint32('buckets', buckets + 1);
     for (let i = 0; i < from.length; i++) starts[key[from[i]!]! + 1]!++;
     for (let b = 1; b <= buckets; b++) starts[b]! += starts[b - 1]!;
     for (let i = 0; i < from.length; i++) to[starts[key[from[i]!]!]!++] = from[i]!;

@@ -4,6 +4,7 @@ import type { RegistrantIndex } from '../bundle/registrant-index.ts';
 import { TRIGRAM } from '../bundle/search-text.ts';
 import type { ClientCriteria } from './filter-form.ts';
 import { namesHolding } from './name-search.ts';
+import { scratchInt32 } from '../bundle/scratch-arrays.ts';
 
 /**
  * The clients that match every criterion (contract section 9), as their global indexes ascending (id
@@ -24,15 +25,26 @@ export async function selectClients(bundle: QueryBundle, criteria: ClientCriteri
   }
   const registrants = criteria.registrantName === undefined ? undefined : registrantsNamed(await bundle.registrantIndex(), criteria.registrantName);
   if (registrants?.size === 0) return EMPTY;
-  const matched = new Int32Array(bundle.manifest.clients);
+  // Each segment's matches as global indexes, joined at the end: an array of every client for each
+  // search would be half a megabyte at the registry's size, mostly unused.
+  const parts: Int32Array[] = [];
   let count = 0;
   for (const segment of await bundle.segments()) {
     if (only !== undefined && (only < segment.start || only >= segment.start + segment.count)) continue;
     const found = matchSegment(segment, criteria, registrants, only === undefined ? undefined : only - segment.start);
-    for (let i = 0; i < found.length; i++) matched[count++] = segment.start + found[i]!;
+    const part = new Int32Array(found.length);
+    for (let i = 0; i < found.length; i++) part[i] = segment.start + found[i]!;
+    parts.push(part);
+    count += part.length;
     await pause();
   }
-  return matched.subarray(0, count);
+  const matched = new Int32Array(count);
+  let at = 0;
+  for (const part of parts) {
+    matched.set(part, at);
+    at += part.length;
+  }
+  return matched;
 }
 
 const EMPTY = new Int32Array(0);
@@ -44,7 +56,7 @@ const CODES: readonly [keyof ClientCriteria, CodeField][] = [
   ['ppbCountry', 'ppbCountry'],
 ];
 
-/** The local indexes of a segment's clients that match, ascending. */
+/** The local indexes of a segment's clients that match, ascending; valid until the next segment's. */
 function matchSegment(segment: IndexSegment, criteria: ClientCriteria, registrants: Set<number> | undefined, only: number | undefined): ArrayLike<number> {
   let candidates: ArrayLike<number> | undefined = only === undefined ? undefined : [only];
   const name = criteria.clientName;
@@ -62,7 +74,8 @@ function matchSegment(segment: IndexSegment, criteria: ClientCriteria, registran
   if (registrantId !== undefined && registrantId !== null) tests.push((local) => segment.registrant[local] === registrantId);
   if (registrants !== undefined) tests.push((local) => registrants.has(segment.registrant[local]!));
   if (tests.length === 0) return candidates ?? everyIndex(segment.count);
-  const kept = new Int32Array(candidates?.length ?? segment.count);
+  // In a scratch array (scratch-arrays.ts): the caller copies what it keeps before the next segment.
+  const kept = scratchInt32('kept', candidates?.length ?? segment.count);
   let count = 0;
   const consider = (local: number) => {
     for (const test of tests) if (!test(local)) return;

@@ -1,5 +1,6 @@
 import { decodeSections, encodeSections } from './sections.ts';
-import { decodePostingList, encodePostingLists, intersect, type PostingLists } from './posting-lists.ts';
+import { decodePostingListInto, encodePostingLists, intersectInPlace, postingEntry, postingListBytes, type PostingLists } from './posting-lists.ts';
+import { scratchUint16 } from './scratch-arrays.ts';
 import { encodeTextList, textStart, type TextList } from './text-list.ts';
 import { TRIGRAM, trigramKey } from './search-text.ts';
 import { sortedIndexOf } from './sorted-arrays.ts';
@@ -82,18 +83,13 @@ export function encodeIndexSegment(start: number, rows: readonly SegmentRow[]): 
 
 /** For each trigram met, the names that have it (each name once). */
 function trigramIndex(names: TextList): PostingLists {
-  const lists = new Map<number, number[]>();
+  const entries = new Float64Array(Math.max(0, names.bytes.length - 2));
+  let count = 0;
   for (let local = 0; local < names.ends.length; local++) {
     const end = names.ends[local]!;
-    for (let at = textStart(names, local); at + TRIGRAM <= end; at++) {
-      const key = trigramKey(names.bytes, at);
-      let list = lists.get(key);
-      if (list === undefined) lists.set(key, (list = []));
-      // Names come in order, so a name already listed is the list's last.
-      if (list.at(-1) !== local) list.push(local);
-    }
+    for (let at = textStart(names, local); at + TRIGRAM <= end; at++) entries[count++] = postingEntry(trigramKey(names.bytes, at), local);
   }
-  return encodePostingLists(lists);
+  return encodePostingLists(entries.subarray(0, count));
 }
 
 export function decodeIndexSegment(bytes: Uint8Array, file: string): IndexSegment {
@@ -130,10 +126,15 @@ function candidates(lists: PostingLists, pattern: Uint8Array): Uint16Array {
     if (found.length > 64) break; // a pattern this long is checked whole against each candidate anyway
   }
   // A list's bytes are about its length: decode the shortest first, and stop once nothing is left.
-  found.sort((a, b) => lists.starts[a + 1]! - lists.starts[a]! - (lists.starts[b + 1]! - lists.starts[b]!));
-  let result = decodePostingList(lists, found[0]!);
-  for (let i = 1; i < found.length && result.length > 0; i++) result = intersect(result, decodePostingList(lists, found[i]!));
-  return result;
+  found.sort((a, b) => postingListBytes(lists, a) - postingListBytes(lists, b));
+  // Decoded into scratch arrays (scratch-arrays.ts), the first list narrowed in place by each next one.
+  const result = scratchUint16('posting', postingListBytes(lists, found[0]!));
+  let count = decodePostingListInto(lists, found[0]!, result);
+  for (let i = 1; i < found.length && count > 0; i++) {
+    const next = scratchUint16('nextPosting', postingListBytes(lists, found[i]!));
+    count = intersectInPlace(result, count, next, decodePostingListInto(lists, found[i]!, next));
+  }
+  return result.slice(0, count);
 }
 
 const EMPTY = new Uint16Array(0);

@@ -11,34 +11,68 @@ export interface PostingLists {
   bytes: Uint8Array;
 }
 
-export function encodePostingLists(lists: ReadonlyMap<number, readonly number[]>): PostingLists {
-  const keys = Uint32Array.from(lists.keys()).sort();
-  const starts = new Uint32Array(keys.length + 1);
-  const bytes: number[] = [];
-  keys.forEach((key, i) => {
-    starts[i] = bytes.length;
-    let previous = -1;
-    for (const local of lists.get(key)!) {
-      for (let gap = local - previous; ; gap >>>= 7) {
-        if (gap < 0x80) {
-          bytes.push(gap);
-          break;
-        }
-        bytes.push((gap & 0x7f) | 0x80);
-      }
-      previous = local;
+/** An entry of the index: a trigram's key and a name's local index, as one number that sorts by key, then name. */
+export function postingEntry(key: number, local: number): number {
+  return key * 0x10000 + local;
+}
+
+/**
+ * The posting lists of the entries (`postingEntry`), given in any order and any number of times: in
+ * one typed array, sorted natively, where a map of arrays would make millions of small objects for a
+ * render thread's collector (issue 13: the threads' heaps are small).
+ */
+export function encodePostingLists(entries: Float64Array): PostingLists {
+  entries.sort();
+  const keys: number[] = [];
+  const starts: number[] = [];
+  let bytes = new Uint8Array(Math.max(16, entries.length));
+  let length = 0;
+  let previousEntry = -1;
+  let previousLocal = -1;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (entry === previousEntry) continue;
+    previousEntry = entry;
+    const key = Math.floor(entry / 0x10000);
+    const local = entry - key * 0x10000;
+    if (key !== keys[keys.length - 1]) {
+      keys.push(key);
+      starts.push(length);
+      previousLocal = -1;
     }
-  });
-  starts[keys.length] = bytes.length;
-  return { keys, starts, bytes: Uint8Array.from(bytes) };
+    if (length + 3 > bytes.length) {
+      const grown = new Uint8Array(bytes.length * 2);
+      grown.set(bytes);
+      bytes = grown;
+    }
+    for (let gap = local - previousLocal; ; gap >>>= 7) {
+      if (gap < 0x80) {
+        bytes[length++] = gap;
+        break;
+      }
+      bytes[length++] = (gap & 0x7f) | 0x80;
+    }
+    previousLocal = local;
+  }
+  starts.push(length);
+  return { keys: Uint32Array.from(keys), starts: Uint32Array.from(starts), bytes: bytes.slice(0, length) };
+}
+
+/** How many bytes the list of the key at `index` takes: no list holds more entries than bytes. */
+export function postingListBytes(lists: PostingLists, index: number): number {
+  return lists.starts[index + 1]! - lists.starts[index]!;
 }
 
 /** The list of the key at `index` among `keys`. */
 export function decodePostingList(lists: PostingLists, index: number): Uint16Array {
+  const out = new Uint16Array(postingListBytes(lists, index));
+  return out.subarray(0, decodePostingListInto(lists, index, out));
+}
+
+/** The list of the key at `index` written into `out` (at least `postingListBytes` long); how many entries. */
+export function decodePostingListInto(lists: PostingLists, index: number, out: Uint16Array): number {
   const { bytes } = lists;
   const end = lists.starts[index + 1]!;
-  // No list holds more entries than bytes.
-  const out = new Uint16Array(end - lists.starts[index]!);
   let count = 0;
   let value = -1;
   for (let at = lists.starts[index]!; at < end; ) {
@@ -50,24 +84,32 @@ export function decodePostingList(lists: PostingLists, index: number): Uint16Arr
     }
     out[count++] = value += gap;
   }
-  return out.subarray(0, count);
+  return count;
 }
 
 /** The entries of both ascending lists. */
 export function intersect(a: Uint16Array, b: Uint16Array): Uint16Array {
-  const out = new Uint16Array(Math.min(a.length, b.length));
+  const out = a.slice();
+  return out.subarray(0, intersectInPlace(out, a.length, b, b.length));
+}
+
+/**
+ * Keeps, of the first `aLength` entries of `a`, those among the first `bLength` of `b` (both
+ * ascending), in place at the front of `a`: each is written at or before where it was read. How many.
+ */
+export function intersectInPlace(a: Uint16Array, aLength: number, b: Uint16Array, bLength: number): number {
   let i = 0;
   let j = 0;
   let n = 0;
-  while (i < a.length && j < b.length) {
+  while (i < aLength && j < bLength) {
     const x = a[i]!;
     const y = b[j]!;
     if (x === y) {
-      out[n++] = x;
+      a[n++] = x;
       i++;
       j++;
     } else if (x < y) i++;
     else j++;
   }
-  return out.subarray(0, n);
+  return n;
 }

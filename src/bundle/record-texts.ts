@@ -28,8 +28,9 @@ const decoder = new TextDecoder();
 
 export function encodeRecordTexts(keys: readonly string[], records: readonly { id: number; text: string; registrant?: number }[]): Uint8Array {
   const valueEnds = new Uint32Array(records.length * keys.length);
+  const prefixes = keyPrefixes(keys);
   const values = records.map((record, r) => {
-    const split = splitFields(record.text, keys);
+    const split = splitFields(record.text, prefixes);
     if (split === undefined) throw new Error(`record ${record.id}: its fields are not the keys ${keys.join(', ')} in order`);
     let end = 0;
     split.forEach((value, k) => (valueEnds[r * keys.length + k] = end += value.length));
@@ -53,18 +54,15 @@ export function decodeRecordTexts(bytes: Uint8Array, file: string): RecordTexts 
   if (list.ends.length !== ids.length || valueEnds.length !== ids.length * keys.length || (ids.length > 0 && list.ends[ids.length - 1] !== list.bytes.length - 1)) {
     throw new Error(`${file}: the records' texts do not add up to the text stored`);
   }
-  // What goes before each value: its key, after a comma but for the first.
-  const prefixes = keys.map((key, k) => `${k === 0 ? '' : ','}${JSON.stringify(key)}:`);
+  const prefixes = keyPrefixes(keys);
   const registrants = sections.has('registrants') ? sections.section('registrants', Float64Array) : undefined;
-  const texts: (string | undefined)[] = new Array(ids.length);
   return {
     count: ids.length,
     ids,
     registrants,
     text(index) {
-      // Kept once made: the clients of a chunk are read page after page, a registrant once per client.
-      const made = texts[index];
-      if (made !== undefined) return made;
+      // Made each time, not kept: a record's text takes a microsecond to make, and kept texts (a chunk's
+      // clients, a pack's registrants) would be the collector's to copy and keep, answer after answer.
       const values = decoder.decode(list.bytes.subarray(textStart(list, index), list.ends[index]));
       let text = '';
       let start = 0;
@@ -73,18 +71,22 @@ export function decodeRecordTexts(bytes: Uint8Array, file: string): RecordTexts 
         text += prefixes[k]! + values.slice(start, end);
         start = end;
       }
-      return (texts[index] = text);
+      return text;
     },
     find: (id) => sortedIndexOf(ids, id),
   };
 }
 
-/** The values of a record's fields text, `"key":value,...` with exactly these keys in order; undefined when it is not. */
-function splitFields(text: string, keys: readonly string[]): string[] | undefined {
+/** What goes before each value in a record's text: its key, after a comma but for the first. */
+function keyPrefixes(keys: readonly string[]): string[] {
+  return keys.map((key, k) => `${k === 0 ? '' : ','}${JSON.stringify(key)}:`);
+}
+
+/** The values of a record's fields text, `"key":value,...` with exactly these keys (`keyPrefixes`) in order; undefined when it is not. */
+function splitFields(text: string, prefixes: readonly string[]): string[] | undefined {
   const values: string[] = [];
   let at = 0;
-  for (const [k, key] of keys.entries()) {
-    const prefix = `${k === 0 ? '' : ','}${JSON.stringify(key)}:`;
+  for (const prefix of prefixes) {
     if (!text.startsWith(prefix, at)) return undefined;
     at += prefix.length;
     const end = jsonValueEnd(text, at);
@@ -96,17 +98,33 @@ function splitFields(text: string, keys: readonly string[]): string[] | undefine
 
 /** Where the JSON value starting at `start` ends: past a string (escapes and all), or the end of an object, array or literal. */
 function jsonValueEnd(text: string, start: number): number {
+  const first = text[start];
+  // A string, most values: its closing quote is the first one not escaped (an odd run of backslashes before it).
+  if (first === '"') return stringEnd(text, start);
+  // A number, true, false or null: up to the comma before the next key.
+  if (first !== '{' && first !== '[') {
+    const comma = text.indexOf(',', start);
+    return comma < 0 ? text.length : comma;
+  }
   let depth = 0;
   for (let at = start; at < text.length; at++) {
     const char = text[at];
-    if (char === '"') {
-      for (at++; at < text.length && text[at] !== '"'; at++) if (text[at] === '\\') at++;
-      if (depth === 0) return at + 1;
-    } else if (char === '{' || char === '[') depth++;
+    if (char === '"') at = stringEnd(text, at) - 1;
+    else if (char === '{' || char === '[') depth++;
     else if (char === '}' || char === ']') {
       depth--;
       if (depth === 0) return at + 1;
-    } else if (char === ',' && depth === 0) return at;
+    }
+  }
+  return text.length;
+}
+
+/** Where the JSON string starting at `start` (its opening quote) ends: one past its closing quote. */
+function stringEnd(text: string, start: number): number {
+  for (let quote = text.indexOf('"', start + 1); quote >= 0; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
   }
   return text.length;
 }

@@ -27,9 +27,18 @@ function buildBmpTable(): Uint16Array {
 
 /** `text` upper-cased code point by code point, as PostgreSQL's upper() under a libc UTF-8 locale. */
 export function searchText(text: string): string {
+  // Most names are upper case already: returned as they are, with nothing made.
+  let first = 0;
+  while (first < text.length) {
+    const unit = text.charCodeAt(first);
+    if ((unit >= 0xd800 && unit <= 0xdbff) || BMP[unit] !== unit) break;
+    first++;
+  }
+  if (first === text.length) return text;
   let changed = false;
   const units = new Array<number>(text.length);
-  for (let at = 0; at < text.length; at++) {
+  for (let at = 0; at < first; at++) units[at] = text.charCodeAt(at);
+  for (let at = first; at < text.length; at++) {
     const unit = text.charCodeAt(at);
     if (unit >= 0xd800 && unit <= 0xdbff && at + 1 < text.length) {
       const low = text.charCodeAt(at + 1);

@@ -123,10 +123,12 @@ function decodeSections(bytes, file) {
 var LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 // src/bundle/posting-lists.ts
-function decodePostingList(lists, index) {
+function postingListBytes(lists, index) {
+  return lists.starts[index + 1] - lists.starts[index];
+}
+function decodePostingListInto(lists, index, out) {
   const { bytes } = lists;
   const end = lists.starts[index + 1];
-  const out = new Uint16Array(end - lists.starts[index]);
   let count = 0;
   let value = -1;
   for (let at = lists.starts[index]; at < end; ) {
@@ -138,24 +140,43 @@ function decodePostingList(lists, index) {
     }
     out[count++] = value += gap;
   }
-  return out.subarray(0, count);
+  return count;
 }
-function intersect(a, b) {
-  const out = new Uint16Array(Math.min(a.length, b.length));
+function intersectInPlace(a, aLength, b, bLength) {
   let i = 0;
   let j = 0;
   let n = 0;
-  while (i < a.length && j < b.length) {
+  while (i < aLength && j < bLength) {
     const x = a[i];
     const y = b[j];
     if (x === y) {
-      out[n++] = x;
+      a[n++] = x;
       i++;
       j++;
     } else if (x < y) i++;
     else j++;
   }
-  return out.subarray(0, n);
+  return n;
+}
+
+// src/bundle/scratch-arrays.ts
+var buffers = /* @__PURE__ */ new Map();
+function buffer(slot, bytes) {
+  let held = buffers.get(slot);
+  if (held === void 0 || held.byteLength < bytes) {
+    held = new ArrayBuffer(Math.max(bytes, 2 * (held?.byteLength ?? 0), 4096));
+    buffers.set(slot, held);
+  }
+  return held;
+}
+function scratchInt32(slot, length) {
+  return new Int32Array(buffer(slot, length * 4), 0, length);
+}
+function scratchUint16(slot, length) {
+  return new Uint16Array(buffer(slot, length * 2), 0, length);
+}
+function zeroedUint32(slot, length) {
+  return new Uint32Array(buffer(slot, length * 4), 0, length).fill(0);
 }
 
 // src/bundle/text-list.ts
@@ -3083,9 +3104,17 @@ function buildBmpTable() {
   return table;
 }
 function searchText(text) {
+  let first = 0;
+  while (first < text.length) {
+    const unit = text.charCodeAt(first);
+    if (unit >= 55296 && unit <= 56319 || BMP[unit] !== unit) break;
+    first++;
+  }
+  if (first === text.length) return text;
   let changed = false;
   const units = new Array(text.length);
-  for (let at = 0; at < text.length; at++) {
+  for (let at = 0; at < first; at++) units[at] = text.charCodeAt(at);
+  for (let at = first; at < text.length; at++) {
     const unit = text.charCodeAt(at);
     if (unit >= 55296 && unit <= 56319 && at + 1 < text.length) {
       const low = text.charCodeAt(at + 1);
@@ -3174,10 +3203,14 @@ function candidates(lists, pattern) {
     found.push(index);
     if (found.length > 64) break;
   }
-  found.sort((a, b) => lists.starts[a + 1] - lists.starts[a] - (lists.starts[b + 1] - lists.starts[b]));
-  let result = decodePostingList(lists, found[0]);
-  for (let i = 1; i < found.length && result.length > 0; i++) result = intersect(result, decodePostingList(lists, found[i]));
-  return result;
+  found.sort((a, b) => postingListBytes(lists, a) - postingListBytes(lists, b));
+  const result = scratchUint16("posting", postingListBytes(lists, found[0]));
+  let count = decodePostingListInto(lists, found[0], result);
+  for (let i = 1; i < found.length && count > 0; i++) {
+    const next = scratchUint16("nextPosting", postingListBytes(lists, found[i]));
+    count = intersectInPlace(result, count, next, decodePostingListInto(lists, found[i], next));
+  }
+  return result.slice(0, count);
 }
 var EMPTY = new Uint16Array(0);
 
@@ -3201,16 +3234,13 @@ function decodeRecordTexts(bytes, file) {
   if (list.ends.length !== ids.length || valueEnds.length !== ids.length * keys.length || ids.length > 0 && list.ends[ids.length - 1] !== list.bytes.length - 1) {
     throw new Error(`${file}: the records' texts do not add up to the text stored`);
   }
-  const prefixes = keys.map((key, k) => `${k === 0 ? "" : ","}${JSON.stringify(key)}:`);
+  const prefixes = keyPrefixes(keys);
   const registrants = sections.has("registrants") ? sections.section("registrants", Float64Array) : void 0;
-  const texts = new Array(ids.length);
   return {
     count: ids.length,
     ids,
     registrants,
     text(index) {
-      const made = texts[index];
-      if (made !== void 0) return made;
       const values = decoder.decode(list.bytes.subarray(textStart(list, index), list.ends[index]));
       let text = "";
       let start = 0;
@@ -3219,10 +3249,13 @@ function decodeRecordTexts(bytes, file) {
         text += prefixes[k] + values.slice(start, end);
         start = end;
       }
-      return texts[index] = text;
+      return text;
     },
     find: (id) => sortedIndexOf(ids, id)
   };
+}
+function keyPrefixes(keys) {
+  return keys.map((key, k) => `${k === 0 ? "" : ","}${JSON.stringify(key)}:`);
 }
 
 // src/bundle/registrant-index.ts
@@ -3237,18 +3270,20 @@ function decodeRegistrantIndex(bytes, file) {
 }
 
 // src/bundle/query-bundle.ts
+var CHUNK_BYTES = 48 * 2 ** 20;
 var QueryBundle = class _QueryBundle {
-  constructor(read, manifest, chunkLimit) {
+  constructor(read, manifest, chunkBudget) {
     this.read = read;
     this.manifest = manifest;
-    this.chunkLimit = chunkLimit;
+    this.chunkBudget = chunkBudget;
     this.packFirstIds = manifest.registrantPacks.map((pack) => pack.firstId);
   }
   read;
   manifest;
-  chunkLimit;
+  chunkBudget;
   loaded = /* @__PURE__ */ new Map();
   chunkCache = /* @__PURE__ */ new Map();
+  chunkBytes = 0;
   /** Every file read so far, for the count of reads an answer costs. */
   reads = 0;
   packFirstIds;
@@ -3258,7 +3293,7 @@ var QueryBundle = class _QueryBundle {
     if (bytes === void 0) return void 0;
     const manifest = JSON.parse(new TextDecoder().decode(bytes));
     if (manifest.format !== BUNDLE_FORMAT) throw new Error(`${BUNDLE_MANIFEST}: format ${String(manifest.format)}, this program reads ${BUNDLE_FORMAT}: build again`);
-    const bundle = new _QueryBundle(read, manifest, options.chunkLimit ?? 2048);
+    const bundle = new _QueryBundle(read, manifest, options.chunkBytes ?? CHUNK_BYTES);
     bundle.reads = 1;
     return bundle;
   }
@@ -3308,13 +3343,32 @@ var QueryBundle = class _QueryBundle {
     let chunk = this.chunkCache.get(k);
     if (chunk !== void 0) {
       this.chunkCache.delete(k);
-    } else {
-      chunk = this.file(chunkFile(this.manifest.chunks.firstIds[k]), decodeRecordTexts);
-      chunk.catch(() => this.chunkCache.delete(k));
-      if (this.chunkCache.size >= this.chunkLimit) this.chunkCache.delete(this.chunkCache.keys().next().value);
+      this.chunkCache.set(k, chunk);
+      return chunk.texts;
     }
-    this.chunkCache.set(k, chunk);
-    return chunk;
+    const entry = { texts: Promise.resolve(), bytes: 0 };
+    entry.texts = this.file(chunkFile(this.manifest.chunks.firstIds[k]), (bytes, file) => {
+      const texts = decodeRecordTexts(bytes, file);
+      if (this.chunkCache.get(k) === entry) {
+        entry.bytes = bytes.length;
+        this.chunkBytes += bytes.length;
+        this.letChunksGo();
+      }
+      return texts;
+    });
+    entry.texts.catch(() => {
+      if (this.chunkCache.get(k) === entry) this.chunkCache.delete(k);
+    });
+    this.chunkCache.set(k, entry);
+    return entry.texts;
+  }
+  /** The least recently used chunks let go until those kept are within the budget (the newest always kept). */
+  letChunksGo() {
+    for (const [k, entry] of this.chunkCache) {
+      if (this.chunkBytes <= this.chunkBudget || this.chunkCache.size <= 1) return;
+      this.chunkCache.delete(k);
+      this.chunkBytes -= entry.bytes;
+    }
   }
   once(key, load) {
     let value = this.loaded.get(key);
@@ -3627,7 +3681,7 @@ function countingSorts(items, keys) {
   let to = new Int32Array(items.length);
   for (let t = keys.length - 1; t >= 0; t--) {
     const { key, buckets } = keys[t];
-    const starts = new Uint32Array(buckets + 1);
+    const starts = zeroedUint32("buckets", buckets + 1);
     for (let i = 0; i < from.length; i++) starts[key[from[i]] + 1]++;
     for (let b = 1; b <= buckets; b++) starts[b] += starts[b - 1];
     for (let i = 0; i < from.length; i++) to[starts[key[from[i]]]++] = from[i];
@@ -3718,17 +3772,17 @@ function namesHolding(names, pattern, candidates2) {
   return candidates2 === void 0 ? scan(names, pattern) : check(names, pattern, candidates2);
 }
 function check(names, pattern, candidates2) {
-  const found = new Int32Array(candidates2.length);
+  const found = scratchInt32("names", candidates2.length);
   let count = 0;
   for (let i = 0; i < candidates2.length; i++) {
     const local = candidates2[i];
     if (holds(names.bytes, textStart(names, local), names.ends[local], pattern)) found[count++] = local;
   }
-  return found.subarray(0, count);
+  return found.slice(0, count);
 }
 function scan(names, pattern) {
   const { bytes, ends } = names;
-  const found = new Int32Array(ends.length);
+  const found = scratchInt32("names", ends.length);
   let count = 0;
   const first = pattern[0];
   const last = bytes.length - pattern.length;
@@ -3739,7 +3793,7 @@ function scan(names, pattern) {
     found[count++] = local;
     at = ends[local++];
   }
-  return found.subarray(0, count);
+  return found.slice(0, count);
 }
 function holds(bytes, from, to, pattern) {
   const first = pattern[0];
@@ -3763,15 +3817,24 @@ async function selectClients(bundle, criteria, pause) {
   }
   const registrants = criteria.registrantName === void 0 ? void 0 : registrantsNamed(await bundle.registrantIndex(), criteria.registrantName);
   if (registrants?.size === 0) return EMPTY2;
-  const matched = new Int32Array(bundle.manifest.clients);
+  const parts = [];
   let count = 0;
   for (const segment of await bundle.segments()) {
     if (only !== void 0 && (only < segment.start || only >= segment.start + segment.count)) continue;
     const found = matchSegment(segment, criteria, registrants, only === void 0 ? void 0 : only - segment.start);
-    for (let i = 0; i < found.length; i++) matched[count++] = segment.start + found[i];
+    const part = new Int32Array(found.length);
+    for (let i = 0; i < found.length; i++) part[i] = segment.start + found[i];
+    parts.push(part);
+    count += part.length;
     await pause();
   }
-  return matched.subarray(0, count);
+  const matched = new Int32Array(count);
+  let at = 0;
+  for (const part of parts) {
+    matched.set(part, at);
+    at += part.length;
+  }
+  return matched;
 }
 var EMPTY2 = new Int32Array(0);
 var CODES = [
@@ -3797,7 +3860,7 @@ function matchSegment(segment, criteria, registrants, only) {
   if (registrantId !== void 0 && registrantId !== null) tests.push((local) => segment.registrant[local] === registrantId);
   if (registrants !== void 0) tests.push((local) => registrants.has(segment.registrant[local]));
   if (tests.length === 0) return candidates2 ?? everyIndex2(segment.count);
-  const kept = new Int32Array(candidates2?.length ?? segment.count);
+  const kept = scratchInt32("kept", candidates2?.length ?? segment.count);
   let count = 0;
   const consider = (local) => {
     for (const test of tests) if (!test(local)) return;
