@@ -42,8 +42,8 @@ export class RecentDeletions {
   }
 
   /**
-   * Before a timed measure: lets background removals (`.<name>.trash-*`, a rebuild's old folder)
-   * finish, writes dirty blocks back, then waits until no inode deleted so far is withheld.
+   * Before a timed measure: ends background removals (`.<name>.trash-*`, a rebuild's old folder),
+   * writes dirty blocks back, then waits until no inode deleted so far is withheld.
    */
   settle(): void {
     this.quiet();
@@ -55,19 +55,24 @@ export class RecentDeletions {
   }
 
   /**
-   * Before a measure that makes no file (the answerer's, the servers'): lets background removals
-   * finish and writes dirty blocks back, so that neither takes a core or the disk meanwhile.
+   * Before a measure that makes no file (the answerer's, the servers'): ends background removals
+   * and writes dirty blocks back, so that neither takes a core or the disk meanwhile.
    */
   quiet(): void {
-    if (this.backgroundRemovalsPending()) {
-      for (const started = Date.now(); this.backgroundRemovalsPending() && Date.now() - started < 1_800_000; ) sleep(0.5);
+    const pending = this.backgroundRemovals();
+    if (pending.length > 0) {
+      // Removed here, not only waited for: a bench stopped before its background removal ended leaves
+      // trees that nobody deletes. (`rm -rf` beside a removal still running is harmless.)
+      this.log(`removing ${pending.length} trees left to delete by an earlier bench or rebuild (${pending[0]}, ...)`);
+      spawnSync('rm', ['-rf', ...pending.map((entry) => path.join(this.folder, entry))]);
+      for (const started = Date.now(); this.backgroundRemovals().length > 0 && Date.now() - started < 1_800_000; ) sleep(0.5);
       this.deleted();
     }
     execFileSync('sync');
   }
 
-  private backgroundRemovalsPending(): boolean {
-    return readdirSync(this.folder).some((entry) => /^\..+\.trash-/.test(entry));
+  private backgroundRemovals(): string[] {
+    return readdirSync(this.folder).filter((entry) => /^\..+\.trash-/.test(entry));
   }
 }
 

@@ -112,7 +112,7 @@ async function recordBody(bundle: QueryBundle, kind: 'client' | 'registrant', id
   const base = jsonStringContent(bundle.manifest.baseUrl);
   const suffix = jsonStringContent(formatSuffix(format));
   if (kind === 'registrant') {
-    const fields = await bundle.registrantFields(id);
+    const fields = await bundle.servedRegistrantFields(id);
     return fields === undefined ? undefined : registrantBody(base, suffix, id, fields);
   }
   const index = await bundle.findClient(id);
