@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeIndexSegment, encodeIndexSegment, type SegmentRow } from '../src/bundle/index-segment.ts';
-import { decodePostingList, encodePostingLists, intersect, postingEntry } from '../src/bundle/posting-lists.ts';
+import { decodePostingListInto, encodePostingLists, intersectInPlace, postingEntry, postingListBytes, type PostingLists } from '../src/bundle/posting-lists.ts';
 import { decodeRecordTexts, encodeRecordTexts } from '../src/bundle/record-texts.ts';
 import { decodeSections, encodeSections } from '../src/bundle/sections.ts';
 import { searchText } from '../src/bundle/search-text.ts';
@@ -54,6 +54,12 @@ describe('the query bundle files read back as written', () => {
 });
 
 describe('posting lists', () => {
+  const decodePostingList = (lists: PostingLists, index: number) => {
+    const out = new Uint16Array(postingListBytes(lists, index));
+    return out.subarray(0, decodePostingListInto(lists, index, out));
+  };
+  const intersect = (a: Uint16Array, b: Uint16Array) => a.subarray(0, intersectInPlace(a, a.length, b, b.length));
+
   it('read back, whatever the gaps between their entries, and intersect', () => {
     const lists = new Map([
       [7, [0, 1, 127, 128, 255, 16_383, 16_384, 40_000, 65_535]],

@@ -63,13 +63,7 @@ export function postingListBytes(lists: PostingLists, index: number): number {
   return lists.starts[index + 1]! - lists.starts[index]!;
 }
 
-/** The list of the key at `index` among `keys`. */
-export function decodePostingList(lists: PostingLists, index: number): Uint16Array {
-  const out = new Uint16Array(postingListBytes(lists, index));
-  return out.subarray(0, decodePostingListInto(lists, index, out));
-}
-
-/** The list of the key at `index` written into `out` (at least `postingListBytes` long); how many entries. */
+/** The list of the key at `index` among `keys`, written into `out` (at least `postingListBytes` long); how many entries. */
 export function decodePostingListInto(lists: PostingLists, index: number, out: Uint16Array): number {
   const { bytes } = lists;
   const end = lists.starts[index + 1]!;
@@ -85,12 +79,6 @@ export function decodePostingListInto(lists: PostingLists, index: number, out: U
     out[count++] = value += gap;
   }
   return count;
-}
-
-/** The entries of both ascending lists. */
-export function intersect(a: Uint16Array, b: Uint16Array): Uint16Array {
-  const out = a.slice();
-  return out.subarray(0, intersectInPlace(out, a.length, b, b.length));
 }
 
 /**

@@ -125,7 +125,7 @@ export class QueryBundle {
       this.chunkCache.set(k, chunk);
       return chunk.texts;
     }
-    const entry: CachedChunk = { texts: Promise.resolve() as never, bytes: 0 };
+    const entry = { bytes: 0 } as CachedChunk;
     entry.texts = this.file(chunkFile(this.manifest.chunks.firstIds[k]!), (bytes, file) => {
       const texts = decodeRecordTexts(bytes, file);
       // Counted only if still kept: a chunk let go while it was read is not.

@@ -3356,7 +3356,7 @@ var QueryBundle = class _QueryBundle {
       this.chunkCache.set(k, chunk);
       return chunk.texts;
     }
-    const entry = { texts: Promise.resolve(), bytes: 0 };
+    const entry = { bytes: 0 };
     entry.texts = this.file(chunkFile(this.manifest.chunks.firstIds[k]), (bytes, file) => {
       const texts = decodeRecordTexts(bytes, file);
       if (this.chunkCache.get(k) === entry) {
@@ -4155,37 +4155,41 @@ function detail(status, text) {
   return { status, headers: { ...API_HEADERS }, body: jsonText({ detail: text }) };
 }
 
-// src/hosts/request-target.ts
+// src/hosts/edge-requests.ts
 function requestTarget(url) {
   const pathStart = url.indexOf("/", url.indexOf("//") + 2);
   return pathStart < 0 ? "/" : url.slice(pathStart);
+}
+async function answerRequest(answerer, request) {
+  const head = request.method === "HEAD";
+  try {
+    const reply = await answerer.answer(request.method, requestTarget(request.url));
+    return new Response(head ? null : reply.body, { status: reply.status, headers: reply.headers });
+  } catch (error) {
+    console.error(`lda-mirror: ${request.method} ${request.url}: ${error.stack ?? String(error)}`);
+    return new Response(head ? null : '{"detail":"Internal error."}', { status: 500, headers: API_HEADERS });
+  }
+}
+async function bundleFileFrom(response, file) {
+  if (response.status === 200) return new Uint8Array(await response.arrayBuffer());
+  await response.body?.cancel();
+  if (response.status === 404) return void 0;
+  throw new Error(`${file}: the platform's static files answered ${response.status}`);
 }
 
 // src/hosts/cloudflare/worker.ts
 function cloudflareWorker() {
   let answerer;
   return {
-    async fetch(request, env) {
+    fetch(request, env) {
       answerer ??= createAnswerer((file) => readAsset(env.ASSETS, file));
-      try {
-        const reply = await answerer.answer(request.method, requestTarget(request.url));
-        return new Response(request.method === "HEAD" ? null : reply.body, { status: reply.status, headers: reply.headers });
-      } catch (error) {
-        console.error(`${request.method} ${request.url}: ${error.stack ?? String(error)}`);
-        return new Response('{"detail":"Internal error."}', { status: 500, headers: API_HEADERS });
-      }
+      return answerRequest(answerer, request);
     }
   };
 }
 async function readAsset(assets, file) {
   if (!file.startsWith(BUNDLE_FOLDER)) return void 0;
-  const response = await assets.fetch(new Request(`https://assets.invalid/${file.slice(BUNDLE_FOLDER.length)}`));
-  if (response.status === 404) {
-    await response.body?.cancel();
-    return void 0;
-  }
-  if (response.status !== 200) throw new Error(`the assets binding answered ${response.status} for ${file}`);
-  return new Uint8Array(await response.arrayBuffer());
+  return bundleFileFrom(await assets.fetch(new Request(`https://assets.invalid/${file.slice(BUNDLE_FOLDER.length)}`)), file);
 }
 
 // scripts/generate-host-programs.ts

@@ -3356,7 +3356,7 @@ var QueryBundle = class _QueryBundle {
       this.chunkCache.set(k, chunk);
       return chunk.texts;
     }
-    const entry = { texts: Promise.resolve(), bytes: 0 };
+    const entry = { bytes: 0 };
     entry.texts = this.file(chunkFile(this.manifest.chunks.firstIds[k]), (bytes, file) => {
       const texts = decodeRecordTexts(bytes, file);
       if (this.chunkCache.get(k) === entry) {
@@ -4155,40 +4155,37 @@ function detail(status, text) {
   return { status, headers: { ...API_HEADERS }, body: jsonText({ detail: text }) };
 }
 
-// src/hosts/request-target.ts
+// src/hosts/edge-requests.ts
 function requestTarget(url) {
   const pathStart = url.indexOf("/", url.indexOf("//") + 2);
   return pathStart < 0 ? "/" : url.slice(pathStart);
+}
+async function answerRequest(answerer, request) {
+  const head = request.method === "HEAD";
+  try {
+    const reply = await answerer.answer(request.method, requestTarget(request.url));
+    return new Response(head ? null : reply.body, { status: reply.status, headers: reply.headers });
+  } catch (error) {
+    console.error(`lda-mirror: ${request.method} ${request.url}: ${error.stack ?? String(error)}`);
+    return new Response(head ? null : '{"detail":"Internal error."}', { status: 500, headers: API_HEADERS });
+  }
+}
+async function bundleFileFrom(response, file) {
+  if (response.status === 200) return new Uint8Array(await response.arrayBuffer());
+  await response.body?.cancel();
+  if (response.status === 404) return void 0;
+  throw new Error(`${file}: the platform's static files answered ${response.status}`);
 }
 
 // src/hosts/netlify-edge/edge-function.ts
 var EDGE_FUNCTION_CONFIG = { path: "/*", excludedPath: `/${BUNDLE_FOLDER}*` };
 function netlifyEdgeFunction() {
   let origin = "";
-  const answerer = createAnswerer((file) => readSiteFile(new URL(`/${file}`, origin)));
-  return async (request) => {
+  const answerer = createAnswerer(async (file) => bundleFileFrom(await fetch(new URL(`/${file}`, origin)), file));
+  return (request) => {
     origin = new URL(request.url).origin;
-    const head = request.method === "HEAD";
-    try {
-      const reply = await answerer.answer(request.method, requestTarget(request.url));
-      return new Response(head ? null : reply.body, { status: reply.status, headers: reply.headers });
-    } catch (error) {
-      console.error(`lda-mirror: ${request.method} ${request.url}: ${error.stack ?? String(error)}`);
-      return new Response(head ? null : '{"detail":"Internal error."}', { status: 500, headers: API_HEADERS });
-    }
+    return answerRequest(answerer, request);
   };
-}
-async function readSiteFile(url) {
-  const response = await fetch(url);
-  if (response.status === 404) {
-    await response.body?.cancel();
-    return void 0;
-  }
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    throw new Error(`${url.pathname}: the site answered ${response.status}`);
-  }
-  return new Uint8Array(await response.arrayBuffer());
 }
 
 // scripts/generate-host-programs.ts
