@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { createAnswerer, type Reply } from '../src/answer/answerer.ts';
+import { createAnswerer, MAX_TARGET_LENGTH, TARGET_TOO_LONG, type Reply } from '../src/answer/answerer.ts';
 import { QueryBundle } from '../src/bundle/query-bundle.ts';
 import { searchText } from '../src/bundle/search-text.ts';
 
@@ -35,10 +35,23 @@ describe('the answerer over the query bundle of exact-3k', () => {
     expect(more.status).toBe(400);
   });
 
-  it('a 100 kB query string is answered, its parameters kept in the links', async () => {
-    const reply = await answer(`/api/v1/clients/?junk=${'x'.repeat(100_000)}&page=2`);
+  it('a query string up to the 16 KiB target is answered, its parameters kept in the links; a longer target is the documented 414', async () => {
+    const junk = 'x'.repeat(MAX_TARGET_LENGTH - '/api/v1/clients/?junk=&page=2'.length);
+    const reply = await answer(`/api/v1/clients/?junk=${junk}&page=2`);
     expect(reply.status).toBe(200);
-    expect(JSON.parse(reply.body).previous).toBe(`http://mirror.test/api/v1/clients/?junk=${'x'.repeat(100_000)}`);
+    expect(JSON.parse(reply.body).previous).toBe(`http://mirror.test/api/v1/clients/?junk=${junk}`);
+    for (const length of [MAX_TARGET_LENGTH + 1, 100_000]) {
+      const long = await answer(`/api/v1/clients/?junk=${'x'.repeat(length - '/api/v1/clients/?junk='.length)}`);
+      expect([long.status, long.body]).toEqual([414, JSON.stringify({ detail: TARGET_TOO_LONG })]);
+    }
+  });
+
+  it('repeated and redundant ordering terms cost one sort: 1,800 terms answer as the terms in effect', async () => {
+    const terms = (list: string[], times: number) => Array.from({ length: times }, () => list).flat().join(',');
+    const many = await answer(`/api/v1/clients/?ordering=${terms(['-name', 'effective_date', 'name'], 600)}&page=3`);
+    const few = await answer('/api/v1/clients/?ordering=-name,effective_date,name&page=3');
+    expect(many.status).toBe(200);
+    expect(JSON.parse(many.body).results).toEqual(JSON.parse(few.body).results);
   });
 
   it('percent sequences that are not UTF-8 are read as U+FFFD, as Python reads them', async () => {

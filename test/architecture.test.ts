@@ -22,7 +22,8 @@ const ALLOWED: Record<string, string[]> = {
   // The build plans (plan) and leaves the rendering to the render threads (produce): it imports no render.
   build: ['config', 'ingest', 'store', 'plan', 'produce', 'write', 'report', 'check', 'hosts', 'choices'],
   // The build's verifier knows the units the render threads take (plan) and the pages they render (render), and is run by them (produce).
-  check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest', 'render', 'answer'],
+  // The check of a new build's query bundle: every file against the hash in its name (bundle/bundle-check.ts), then answers.
+  check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest', 'render', 'answer', 'bundle'],
   config: [],
   ingest: ['store', 'worker-thread'],
   store: [],
@@ -38,8 +39,8 @@ const ALLOWED: Record<string, string[]> = {
   // Each render thread verifies (check) and writes (write) what it renders.
   produce: ['render', 'store', 'plan', 'check', 'write', 'worker-thread', 'bundle'],
   write: ['plan', 'store', 'config'],
-  // The preview in workerd runs the Worker that the Cloudflare host emits.
-  preview: ['routing', 'plan', 'built-folder', 'answer', 'hosts'],
+  // The preview in workerd runs the Worker that the Cloudflare host emits; each build's bundle is checked before it is served.
+  preview: ['routing', 'plan', 'built-folder', 'answer', 'hosts', 'bundle'],
   // Hosts that run code bundle the router (routing) or, where they answer by section 9, the answerer and its bundle's layout.
   hosts: ['plan', 'routing', 'answer', 'bundle'],
   // A full sync's progress line says the time left (report/time-left.ts).

@@ -1,5 +1,6 @@
 import { ALLOWED_METHODS, API_HEADERS, CLIENT_PATH_PREFIX, LIST_PATH, REGISTRANT_PATH_PREFIX } from '../contract.ts';
 import { jsonStringContent, jsonText } from '../json-text.ts';
+import { BundleFileError } from '../bundle/content-names.ts';
 import { QueryBundle, type ReadFile } from '../bundle/query-bundle.ts';
 import { formatSuffix, registrantBody } from '../render/bodies.ts';
 import { MAX_QUERY_FIELDS, lastValues, queryFieldCount, queryPairs } from '../routing/query-pairs.ts';
@@ -17,9 +18,13 @@ import { ResultCache } from './result-cache.ts';
  * Cloudflare Worker in workerd, the Netlify and Vercel edge functions in Deno and Vercel's edge
  * runtime, each handing it a way to read a file of the build (`ReadFile`).
  *
- * Errors, first match wins: a path outside the API (404), the method (405), a missing final slash
- * (301), more than 1,000 query fields (400, as Django refuses them), `format` (404), the filters'
- * values (400), `page` (404). Nothing else is an error.
+ * Errors, first match wins: a request target over 16 KiB (414, what the mirror adds to the contract:
+ * docs/answers.md), a path outside the API (404), the method (405), a missing final slash (301),
+ * more than 1,000 query fields (400, as Django refuses them), `format` (404), the filters' values
+ * (400), `page` (404). Nothing else is an error of the request. A bundle file that is damaged,
+ * missing or late is a 500 naming it, never an answer; one that is gone because a newer build
+ * replaced the one read (content-named files are removed, never rewritten) sends the answerer to the
+ * new manifest, and the request is answered wholly from the new build.
  */
 export interface Reply {
   status: number;
@@ -44,9 +49,13 @@ export interface Answerer {
 /** Longest id a record path may name (as the rewrite map's `idDigits`): no record has a longer one. */
 const ID_DIGITS = 16;
 
+/** The longest request target answered (in characters, non-ASCII bytes percent-encoded): Cloudflare's URL limit; past it, 414. */
+export const MAX_TARGET_LENGTH = 16_384;
+export const TARGET_TOO_LONG = `Request target too long: at most ${MAX_TARGET_LENGTH} characters.`;
+
 export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): Answerer {
   const pause = options.pause ?? (async () => {});
-  const results = new ResultCache<OrderedClients>(options.cacheResults === false ? 0 : undefined);
+  let results = newResults();
   let opened: Promise<QueryBundle> | undefined;
   let bundle: QueryBundle | undefined;
   const open = () =>
@@ -54,29 +63,62 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
       if (found === undefined) throw new Error('this build has no query bundle (bundle/manifest.json): build it again with this version');
       return (bundle = found);
     }));
+  /** The manifest read again after `stale` missed a file: the bundle of a newer build, or undefined if the manifest is the same. */
+  let reopening: Promise<QueryBundle | undefined> | undefined;
+  const reopen = (stale: QueryBundle) =>
+    (reopening ??= QueryBundle.open(read)
+      .then((found) => {
+        if (found === undefined || found.manifestText === stale.manifestText) return undefined;
+        if (bundle === stale) {
+          opened = Promise.resolve(found);
+          bundle = found;
+          results = newResults();
+        }
+        return found;
+      })
+      .finally(() => (reopening = undefined)));
+
+  function newResults() {
+    return new ResultCache<OrderedClients>(options.cacheResults === false ? 0 : undefined);
+  }
 
   return {
     get bundle() {
       return bundle;
     },
     async answer(method, target) {
-      const { rawPath, rawQuery } = splitTarget(target);
-      const path = normalizePath(rawPath);
-      const route = routeOf(path);
-      if (route === undefined) return detail(404, 'Not found.');
-      if (!(ALLOWED_METHODS as readonly string[]).includes(method)) return detail(405, `Method "${method}" not allowed.`);
-      if (!path.endsWith('/')) return { status: 301, headers: { ...API_HEADERS, Location: `${path}/${rawQuery === undefined ? '' : `?${rawQuery}`}` }, body: '' };
-      if (queryFieldCount(rawQuery ?? '') > MAX_QUERY_FIELDS) return detail(400, `Too many query parameters: at most ${MAX_QUERY_FIELDS}, as the live service takes.`);
-      const pairs = queryPairs(rawQuery ?? '');
-      const values = lastValues(pairs);
+      if (target.length > MAX_TARGET_LENGTH) return detail(414, TARGET_TOO_LONG);
       const found = await open();
-      const format = values.get('format') ?? '';
-      if (!(found.manifest.formats as string[]).includes(format)) return detail(404, 'Not found.');
-      if (route.kind === 'list') return listAnswer(found, pairs, values);
-      const body = await recordBody(found, route.kind, Number(route.id), format);
-      return body === undefined ? detail(404, 'Not found.') : ok(body);
+      try {
+        return await answerFrom(found, method, target);
+      } catch (error) {
+        if (!(error instanceof BundleFileError)) throw error;
+        const newer = error.problem === 'missing' ? await reopen(found).catch(() => undefined) : undefined;
+        if (newer === undefined) return detail(500, `Internal error: ${error.message}.`);
+        return answerFrom(newer, method, target).catch((again: unknown) => {
+          if (again instanceof BundleFileError) return detail(500, `Internal error: ${again.message}.`);
+          throw again;
+        });
+      }
     },
   };
+
+  async function answerFrom(found: QueryBundle, method: string, target: string): Promise<Reply> {
+    const { rawPath, rawQuery } = splitTarget(target);
+    const path = normalizePath(rawPath);
+    const route = routeOf(path);
+    if (route === undefined) return detail(404, 'Not found.');
+    if (!(ALLOWED_METHODS as readonly string[]).includes(method)) return detail(405, `Method "${method}" not allowed.`);
+    if (!path.endsWith('/')) return { status: 301, headers: { ...API_HEADERS, Location: `${path}/${rawQuery === undefined ? '' : `?${rawQuery}`}` }, body: '' };
+    if (queryFieldCount(rawQuery ?? '') > MAX_QUERY_FIELDS) return detail(400, `Too many query parameters: at most ${MAX_QUERY_FIELDS}, as the live service takes.`);
+    const pairs = queryPairs(rawQuery ?? '');
+    const values = lastValues(pairs);
+    const format = values.get('format') ?? '';
+    if (!(found.manifest.formats as string[]).includes(format)) return detail(404, 'Not found.');
+    if (route.kind === 'list') return listAnswer(found, pairs, values);
+    const body = await recordBody(found, route.kind, Number(route.id), format);
+    return body === undefined ? detail(404, 'Not found.') : ok(body);
+  }
 
   async function listAnswer(found: QueryBundle, pairs: [string, string][], values: Map<string, string>): Promise<Reply> {
     const filters = readFilters(values, found.manifest.choices);
@@ -86,7 +128,8 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
     let clients = results.get(key);
     if (clients === undefined) {
       clients = await orderClients(found, await selectClients(found, filters.criteria, pause), terms);
-      results.set(key, clients, clients.count);
+      // Four bytes a client: an order's global indexes.
+      results.set(key, clients, 4 * clients.count);
     }
     const body = await listPage(found, clients, pairs, values);
     return body === undefined ? detail(404, 'Invalid page.') : ok(body);

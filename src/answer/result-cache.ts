@@ -1,14 +1,17 @@
 /**
  * The orders of the latest searches, by what they asked: a program following `next` asks for the
  * same clients in the same order once per page, and each page after the first then costs only its
- * own clients. Bounded by the clients held (a full order of the registry is 134,719 of them, half a
- * megabyte), the least recently used going first.
+ * own clients. Bounded by the bytes held, the least recently used going first: what an entry holds
+ * (a full order of the registry is 134,719 clients, half a megabyte), its key (two bytes a character:
+ * a search for a 15,000-character name that matches nothing still costs its key) and the entry itself.
  */
+const ENTRY_BYTES = 128;
+
 export class ResultCache<T> {
   private readonly entries = new Map<string, { value: T; weight: number }>();
   private weight = 0;
 
-  constructor(private readonly maxWeight = 4_000_000) {}
+  constructor(private readonly maxBytes = 16 * 2 ** 20) {}
 
   get(key: string): T | undefined {
     const entry = this.entries.get(key);
@@ -19,8 +22,10 @@ export class ResultCache<T> {
     return entry.value;
   }
 
-  set(key: string, value: T, weight: number): void {
-    if (this.maxWeight === 0) return;
+  /** Keeps `value`, which holds `bytes` (its key and entry are counted here). */
+  set(key: string, value: T, bytes: number): void {
+    if (this.maxBytes === 0) return;
+    const weight = bytes + 2 * key.length + ENTRY_BYTES;
     const old = this.entries.get(key);
     if (old !== undefined) {
       this.entries.delete(key);
@@ -29,7 +34,7 @@ export class ResultCache<T> {
     this.entries.set(key, { value, weight });
     this.weight += weight;
     for (const [oldest, entry] of this.entries) {
-      if (this.weight <= this.maxWeight || oldest === key) break;
+      if (this.weight <= this.maxBytes || oldest === key) break;
       this.entries.delete(oldest);
       this.weight -= entry.weight;
     }

@@ -1,19 +1,20 @@
 import type { Format } from '../contract.ts';
 import type { PackEntry } from '../plan/registrant-packs.ts';
+import { BUNDLE_FOLDER, hashedName } from './content-names.ts';
 
 /**
  * The query bundle: what the answerer reads to answer any request where code runs (contract section
  * 9), written by the build beside the static tree under `bundle/`. Its manifest, `bundle/manifest.json`,
- * names every other file; docs/query-bundle.md describes them all. `BUNDLE_FORMAT` changes when the
- * layout does.
+ * names every other file, each named by its content (content-names.ts); docs/query-bundle.md describes
+ * them all. `BUNDLE_FORMAT` changes when the layout does.
  *
  * Clients are numbered in id order across the bundle (their global index). Their texts are in small
  * chunks, so that a page reads a few kilobytes per client; what the filters and orderings read is in a
  * few large index segments, loaded once; registrants' texts are in packs (a base and an overlay of the
  * registrants changed since the base was written), so that a night's changes rewrite little.
  */
-export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@1';
-export const BUNDLE_FOLDER = 'bundle/';
+export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@2';
+export { BUNDLE_FOLDER };
 export const BUNDLE_MANIFEST = `${BUNDLE_FOLDER}manifest.json`;
 
 export interface BundleManifest {
@@ -27,9 +28,10 @@ export interface BundleManifest {
   clients: number;
   /**
    * Client chunk k holds the clients of global index `starts[k]` up to the next chunk's start; its
-   * first client's id is `firstIds[k]`, which names its file (`chunkFile`).
+   * first client's id is `firstIds[k]`, which with the hash of its bytes, `hashes[k]`, names its file
+   * (`chunkFile`).
    */
-  chunks: { firstIds: number[]; starts: number[] };
+  chunks: { firstIds: number[]; starts: number[]; hashes: string[] };
   /** Index segments in id order, each a run of clients from global index `start` (files under bundle/). */
   segments: { file: string; start: number; count: number }[];
   nameOrder: string;
@@ -41,7 +43,12 @@ export interface BundleManifest {
   registrantDigests: string;
 }
 
-/** The file of the client chunk whose first client has `firstId`, under bundle/. */
-export function chunkFile(firstId: number): string {
-  return `clients/${firstId}.bin`;
+/** The stem of the client chunk whose first client has `firstId` (content-names.ts adds its hash). */
+export function chunkStem(firstId: number): string {
+  return `clients/${firstId}`;
+}
+
+/** The file under bundle/ of client chunk k of a manifest. */
+export function chunkFile(chunks: BundleManifest['chunks'], k: number): string {
+  return hashedName(chunkStem(chunks.firstIds[k]!), chunks.hashes[k]!);
 }

@@ -1,4 +1,5 @@
 import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, type BundleManifest } from './bundle-manifest.ts';
+import { BundleFileError, checkContent } from './content-names.ts';
 import { decodeIndexSegment, type IndexSegment } from './index-segment.ts';
 import { decodeNameOrder, type NameOrder } from './name-order.ts';
 import { decodeRecordTexts, type RecordTexts } from './record-texts.ts';
@@ -19,6 +20,9 @@ export type ReadFile = (file: string) => Promise<Uint8Array | undefined>;
  * mix a cache of 2,048 chunks gave a p99 of 10.1-10.5 ms, one that lets none go 4.8-5.4 ms.
  */
 const CHUNK_BYTES = 48 * 2 ** 20;
+
+/** A read that has not answered by then never will: the answer is a 500 naming the file, not a request left hanging. */
+const READ_MS = 10_000;
 
 interface CachedChunk {
   texts: Promise<RecordTexts>;
@@ -41,6 +45,8 @@ export class QueryBundle {
   private constructor(
     private readonly read: ReadFile,
     readonly manifest: BundleManifest,
+    /** The manifest's bytes as read: a manifest read again that differs is a newer build's. */
+    readonly manifestText: string,
     private readonly chunkBudget: number,
   ) {
     this.packFirstIds = manifest.registrantPacks.map((pack) => pack.firstId);
@@ -48,11 +54,17 @@ export class QueryBundle {
 
   /** The bundle of the build that `read` reads; undefined when it has none. */
   static async open(read: ReadFile, options: { chunkBytes?: number } = {}): Promise<QueryBundle | undefined> {
-    const bytes = await read(BUNDLE_MANIFEST);
+    const bytes = await within(read(BUNDLE_MANIFEST), BUNDLE_MANIFEST);
     if (bytes === undefined) return undefined;
-    const manifest = JSON.parse(new TextDecoder().decode(bytes)) as BundleManifest;
+    const text = new TextDecoder().decode(bytes);
+    let manifest: BundleManifest;
+    try {
+      manifest = JSON.parse(text) as BundleManifest;
+    } catch (error) {
+      throw new BundleFileError(BUNDLE_MANIFEST, 'damaged', `not JSON (${(error as Error).message}): the file is damaged`);
+    }
     if (manifest.format !== BUNDLE_FORMAT) throw new Error(`${BUNDLE_MANIFEST}: format ${String(manifest.format)}, this program reads ${BUNDLE_FORMAT}: build again`);
-    const bundle = new QueryBundle(read, manifest, options.chunkBytes ?? CHUNK_BYTES);
+    const bundle = new QueryBundle(read, manifest, text, options.chunkBytes ?? CHUNK_BYTES);
     bundle.reads = 1;
     return bundle;
   }
@@ -126,7 +138,7 @@ export class QueryBundle {
       return chunk.texts;
     }
     const entry = { bytes: 0 } as CachedChunk;
-    entry.texts = this.file(chunkFile(this.manifest.chunks.firstIds[k]!), (bytes, file) => {
+    entry.texts = this.file(chunkFile(this.manifest.chunks, k), (bytes, file) => {
       const texts = decodeRecordTexts(bytes, file);
       // Counted only if still kept: a chunk let go while it was read is not.
       if (this.chunkCache.get(k) === entry) {
@@ -163,11 +175,26 @@ export class QueryBundle {
     return value;
   }
 
+  /**
+   * A file the manifest names, checked against the hash in its name before it is decoded: a damaged
+   * file is an error naming it (a 500), never an answer; so is one that is gone (a newer deploy
+   * removed it: the answerer reads the manifest again) or that does not arrive in time.
+   */
   private async file<T>(name: string, decode: (bytes: Uint8Array, file: string) => T): Promise<T> {
     const path = `${BUNDLE_FOLDER}${name}`;
     this.reads++;
-    const bytes = await this.read(path);
-    if (bytes === undefined) throw new Error(`${path}: the query bundle names this file, but the build has none`);
+    const bytes = await within(this.read(path), path);
+    if (bytes === undefined) throw new BundleFileError(path, 'missing', 'the query bundle names this file, but the build has none');
+    await checkContent(path, bytes);
     return decode(bytes, path);
   }
+}
+
+/** The read, or a BundleFileError naming the file once it has taken READ_MS. */
+function within<T>(reading: Promise<T>, file: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BundleFileError(file, 'late', `not read within ${READ_MS / 1000} s`)), READ_MS);
+  });
+  return Promise.race([reading, late]).finally(() => clearTimeout(timer));
 }

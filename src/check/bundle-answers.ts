@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAnswerer } from '../answer/answerer.ts';
+import { checkBundle } from '../bundle/bundle-check.ts';
 import { ORDERINGS, type Format } from '../contract.ts';
 import { listRoute, recordRoutes, type RewriteMap } from '../plan/rewrite-map.ts';
 import { listPageFile, recordFile } from '../plan/site-layout.ts';
@@ -10,11 +11,17 @@ import { LIST_PATH } from '../contract.ts';
  * The query bundle of a new build, checked end to end before the switch, as a host that runs code will
  * read it: the answerer over the new folder must answer the first and last page of the list in every
  * ordering and format, and the first and last record of each kind, with the bytes of the files the
- * build wrote and verified (each file of the bundle was read back as it was rendered). The problems
- * found; none when it passes.
+ * build wrote and verified (each file of the bundle was read back as it was rendered), after every file
+ * of the bundle is held to the hash in its name. The problems found; none when it passes.
  */
 export async function checkBundleAnswers(dir: string, map: RewriteMap, formats: readonly Format[], recordIds: Record<string, number[]>): Promise<string[]> {
-  const answerer = createAnswerer((file) => readFile(path.join(dir, file)).catch(() => undefined));
+  const read = (file: string) => readFile(path.join(dir, file)).catch(() => undefined);
+  try {
+    await checkBundle(read);
+  } catch (error) {
+    return [`the query bundle cannot be read: ${(error as Error).message}`];
+  }
+  const answerer = createAnswerer(read);
   const problems: string[] = [];
   const compare = async (target: string, file: string) => {
     let reply;

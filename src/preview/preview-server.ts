@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { answerFromBundle } from './exact-answers.ts';
+import { answererOf, answerFromBundle } from './exact-answers.ts';
 import { answerMalformedRequests } from './malformed-requests.ts';
 import { watchBuild } from './served-build.ts';
-import { answerFromFiles, answerInternalError } from './static-answers.ts';
+import { answerFromFiles, answerInternalError, sendBody } from './static-answers.ts';
+import { MAX_TARGET_LENGTH, TARGET_TOO_LONG } from '../answer/answerer.ts';
+import { jsonText } from '../json-text.ts';
 
 export interface PreviewOptions {
   /** The built folder (the output path of a build). */
@@ -17,6 +19,13 @@ export interface PreviewOptions {
    */
   static?: boolean;
 }
+
+/**
+ * Node reads request heads up to 16 KiB by default, answering longer ones itself; the answerer's limit
+ * on the target is 16 KiB (a 414, docs/answers.md), so the head may be longer, and a target past this
+ * is the same 414 (malformed-requests.ts).
+ */
+const MAX_HEAD_BYTES = 64 * 1024;
 
 export interface RunningPreview {
   url: string;
@@ -36,17 +45,20 @@ export interface RunningPreview {
  */
 export async function startPreview(options: PreviewOptions): Promise<RunningPreview> {
   const dir = path.resolve(options.dir);
-  const builds = await watchBuild(dir);
-  const server = createServer((request, response) => {
+  const builds = await watchBuild(dir, { checked: !options.static });
+  const server = createServer({ maxHeaderSize: MAX_HEAD_BYTES }, (request, response) => {
     const build = builds.current();
+    // The answerer answers a target too long itself (answer/answerer.ts); the static answers, the same way.
+    if (options.static && (request.url ?? '').length > MAX_TARGET_LENGTH) return sendBody(response, build.map, 414, jsonText({ detail: TARGET_TOO_LONG }));
     try {
-      const answering = options.static ? answerFromFiles(dir, build.map, request, response) : answerFromBundle(build, request, response);
+      const answering = options.static ? answerFromFiles(build.folder, build.map, request, response) : answerFromBundle(build, request, response);
       answering?.catch((error: unknown) => answerInternalError(build.map, request, response, error));
     } catch (error) {
       answerInternalError(build.map, request, response, error);
     }
   });
-  answerMalformedRequests(server, () => builds.current().map);
+  const answerTarget = options.static ? undefined : (method: string, target: string) => answererOf(builds.current()).answer(method, target);
+  answerMalformedRequests(server, () => builds.current().map, answerTarget);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());

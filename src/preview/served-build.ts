@@ -1,5 +1,6 @@
-import { realpath, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { checkBundle } from '../bundle/bundle-check.ts';
 import { loadMap } from '../built-folder.ts';
 import { MAP_FILE, type RewriteMap } from '../plan/rewrite-map.ts';
 
@@ -9,29 +10,61 @@ export interface ServedBuild {
   folder: string;
 }
 
+/** How often a preview looks for a new build: it answers from it within about this long after the switch, plus the check. */
+const LOOK_MS = 500;
+
 /**
  * The build of the folder, read again when a new build replaces it, so that a preview left running
  * serves each new build without a restart. The output is a link switched from one build folder to
- * the next: what is read of a build is read from its own folder, never half from the next one.
+ * the next: what is read of a build is read from its own folder (its real path), never half from the
+ * next one, and the build keeps the previous folder until its next switch (write/output-slot.ts), so
+ * requests begun on the old build finish on it. With `checked`, the query bundle of each build is
+ * checked against the hashes that name its files before it is served: a damaged one is refused at
+ * start (the error names the file) and, on a switch, left unserved while the last good one stays.
  */
-export async function watchBuild(dir: string): Promise<{ current(): ServedBuild; stop(): void }> {
-  const file = path.join(dir, MAP_FILE);
-  const read = async (): Promise<ServedBuild> => ({ map: await loadMap(dir), folder: await realpath(dir) });
+export async function watchBuild(dir: string, options: { checked?: boolean } = {}): Promise<{ current(): ServedBuild; stop(): void }> {
+  const read = async (): Promise<ServedBuild> => {
+    const folder = await realpath(dir);
+    const map = await loadMap(folder);
+    if (options.checked) await checkBundle((file) => readBuildFile(folder, file));
+    return { map, folder };
+  };
   let build = await read();
-  let stamp = await mapStamp(file);
+  let stamp = await buildStamp(dir);
+  let refused: string | undefined;
   const timer = setInterval(() => {
     void (async () => {
-      const now = await mapStamp(file);
-      if (now === stamp) return;
-      build = await read();
-      stamp = now;
-    })().catch(() => {}); // a build switching folders right now: keep serving the last good one
-  }, 1000);
+      const now = await buildStamp(dir);
+      if (now === stamp || now === refused) return;
+      try {
+        build = await read();
+        stamp = now;
+      } catch (error) {
+        // A damaged build is never served; a build switching folders right now is read again at the next look.
+        if ((await buildStamp(dir)) !== now) return;
+        refused = now;
+        console.error(`preview: the new build in ${dir} is not served: ${(error as Error).message}`);
+      }
+    })().catch(() => {});
+  }, LOOK_MS);
   timer.unref();
   return { current: () => build, stop: () => clearInterval(timer) };
 }
 
-async function mapStamp(file: string): Promise<string> {
-  const info = await stat(file);
-  return `${info.ino}:${info.mtimeMs}`;
+/** What changes when the output moves to a new build: the folder it points at, and its map. */
+async function buildStamp(dir: string): Promise<string> {
+  const info = await stat(path.join(dir, MAP_FILE));
+  return `${await realpath(dir)}:${info.ino}:${info.mtimeMs}`;
+}
+
+/** A file of the build folder, or undefined when there is none; never one outside it. */
+export async function readBuildFile(folder: string, file: string): Promise<Uint8Array | undefined> {
+  const resolved = path.join(folder, file);
+  if (!resolved.startsWith(`${folder}${path.sep}`)) return undefined;
+  try {
+    return await readFile(resolved);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }

@@ -1,5 +1,6 @@
 import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format } from '../contract.ts';
-import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, type BundleManifest } from '../bundle/bundle-manifest.ts';
+import { BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkStem, type BundleManifest } from '../bundle/bundle-manifest.ts';
+import { bundleFile, hashOf, nameInBundle, stemOf, type BundleFile } from '../bundle/content-names.ts';
 import { encodeIndexSegment, type SegmentRow } from '../bundle/index-segment.ts';
 import { encodeNameOrder } from '../bundle/name-order.ts';
 import { decodeRecordTexts, encodeRecordTexts } from '../bundle/record-texts.ts';
@@ -15,7 +16,8 @@ import type { BundleRows } from '../store/bundle-rows.ts';
  * The files of the query bundle (bundle/bundle-manifest.ts), rendered from the store in one pass over
  * the clients in id order, then one in name order and one over the registrants. Each file is decoded
  * again as the answerer will read it and compared with what it was made from: a file that does not
- * read back is a failed build, not a wrong answer later.
+ * read back is a failed build, not a wrong answer later. Every file but the manifest is named by its
+ * content through `bundleFile` (bundle/content-names.ts); the manifest, written last, names them.
  */
 export interface BundleSettings {
   baseUrl: string;
@@ -32,10 +34,7 @@ export interface PreviousPacks {
   read(file: string): Uint8Array | undefined;
 }
 
-export interface BundleFile {
-  path: string;
-  data: Uint8Array;
-}
+export type { BundleFile };
 
 export function* bundleFiles(source: BundleRows, settings: BundleSettings): Generator<BundleFile> {
   const manifest: BundleManifest = {
@@ -44,17 +43,19 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     formats: [...settings.formats],
     choices: settings.choices,
     clients: source.clientCount,
-    chunks: { firstIds: [], starts: [] },
+    chunks: { firstIds: [], starts: [], hashes: [] },
     segments: [],
-    nameOrder: 'order/name.bin',
-    registrantIndex: 'registrants/index.bin',
+    nameOrder: '',
+    registrantIndex: '',
     registrantPacks: [],
     registrantOverlay: null,
-    registrantDigests: 'registrants/base-digests.bin',
+    registrantDigests: '',
   };
   const ids = new Float64Array(source.clientCount);
   yield* clientFiles(source, manifest, ids);
-  yield nameOrderFile(source, manifest, ids);
+  const nameOrder = nameOrderFile(source, ids);
+  manifest.nameOrder = nameInBundle(nameOrder);
+  yield nameOrder;
   yield* registrantFiles(source, manifest, settings.packs, settings.previous);
   yield { path: BUNDLE_MANIFEST, data: new TextEncoder().encode(`${JSON.stringify(manifest)}\n`) };
 }
@@ -68,7 +69,7 @@ function* clientFiles(source: BundleRows, manifest: BundleManifest, ids: Float64
   for (const client of source.clients()) {
     if (index >= ids.length) throw new Error(`the store holds more than the ${ids.length} clients it counted`);
     if (chunk.length > 0 && startsChunk(client.id, chunk.length)) {
-      yield chunkOf(chunk);
+      yield chunkOf(chunk, manifest);
       chunk = [];
     }
     if (chunk.length === 0) {
@@ -85,30 +86,32 @@ function* clientFiles(source: BundleRows, manifest: BundleManifest, ids: Float64
     ids[index++] = client.id;
     const range = ranges[manifest.segments.length]!;
     if (segment.length === range.count) {
-      const file = `index/${range.start}-${range.count}.bin`;
-      manifest.segments.push({ file, ...range });
-      yield { path: `${BUNDLE_FOLDER}${file}`, data: encodeIndexSegment(range.start, segment) };
+      const file = bundleFile(`index/${range.start}-${range.count}`, encodeIndexSegment(range.start, segment));
+      manifest.segments.push({ file: nameInBundle(file), ...range });
+      yield file;
       segment = [];
     }
   }
-  if (chunk.length > 0) yield chunkOf(chunk);
+  if (chunk.length > 0) yield chunkOf(chunk, manifest);
   if (index !== ids.length) throw new Error(`the store counted ${ids.length} clients but holds ${index}`);
 }
 
-function chunkOf(records: { id: number; text: string; registrant: number }[]): BundleFile {
-  const path = `${BUNDLE_FOLDER}${chunkFile(records[0]!.id)}`;
-  const data = encodeRecordTexts(CLIENT_FIELD_KEYS, records);
+/** A chunk of client texts, read back before it is written; its hash goes to the manifest, beside its first id. */
+function chunkOf(records: { id: number; text: string; registrant: number }[], manifest: BundleManifest): BundleFile {
+  const file = bundleFile(chunkStem(records[0]!.id), encodeRecordTexts(CLIENT_FIELD_KEYS, records));
+  manifest.chunks.hashes.push(hashOf(file));
+  const { path, data } = file;
   const back = decodeRecordTexts(data, path);
   records.forEach((record, i) => {
     if (back.ids[i] !== record.id || back.registrants?.[i] !== record.registrant || back.text(i) !== record.text) {
       throw new Error(`${path}: client ${record.id} does not read back as it was written`);
     }
   });
-  return { path, data };
+  return file;
 }
 
 /** The clients' global indexes in name order, and where a name repeats the one before. */
-function nameOrderFile(source: BundleRows, manifest: BundleManifest, ids: Float64Array): BundleFile {
+function nameOrderFile(source: BundleRows, ids: Float64Array): BundleFile {
   const order = new Uint32Array(ids.length);
   const ties = new Uint8Array(ids.length);
   let place = 0;
@@ -121,7 +124,7 @@ function nameOrderFile(source: BundleRows, manifest: BundleManifest, ids: Float6
     previous = name;
   }
   if (place !== order.length) throw new Error(`${place} clients in name order, ${order.length} in id order`);
-  return { path: `${BUNDLE_FOLDER}${manifest.nameOrder}`, data: encodeNameOrder(order, ties) };
+  return bundleFile('order/name', encodeNameOrder(order, ties));
 }
 
 /**
@@ -135,39 +138,50 @@ function* registrantFiles(source: BundleRows, manifest: BundleManifest, plan: Pa
     const name = (JSON.parse(`{${fields}}`) as { name?: unknown }).name;
     registrants.push({ id, text: fields, searchName: typeof name === 'string' ? searchText(name) : '' });
   }
-  yield { path: `${BUNDLE_FOLDER}${manifest.registrantIndex}`, data: encodeRegistrantIndex(registrants) };
+  const index = bundleFile('registrants/index', encodeRegistrantIndex(registrants));
+  manifest.registrantIndex = nameInBundle(index);
+  yield index;
 
   if (plan.kind === 'kept') {
     if (previous === undefined) throw new Error('the plan keeps the previous registrant packs, but there is no previous build');
-    for (const entry of [...plan.packs.map((pack) => pack.file), manifest.registrantDigests]) {
-      const data = previous.read(entry);
-      if (data === undefined) throw new Error(`the plan keeps bundle/${entry} of the previous build, which has no such file`);
-      yield { path: `${BUNDLE_FOLDER}${entry}`, data };
-    }
+    const kept = [...plan.packs.map((pack) => pack.file), previous.manifest.registrantDigests];
+    const files = kept.map((name) => {
+      const data = previous.read(name);
+      if (data === undefined) throw new Error(`the plan keeps bundle/${name} of the previous build, which has no such file`);
+      // The same bytes get the same name: a previous file damaged since would be named by its new bytes, and refused here.
+      const file = bundleFile(stemOf(name), data);
+      if (nameInBundle(file) !== name) throw new Error(`bundle/${name} of the previous build does not match its name: build again with --force`);
+      return file;
+    });
+    yield* files;
     manifest.registrantPacks = plan.packs;
+    manifest.registrantDigests = kept.at(-1)!;
     const overlay = new Set(plan.overlay);
     if (overlay.size > 0) {
-      manifest.registrantOverlay = 'registrants/overlay.bin';
-      yield packOf(manifest.registrantOverlay, registrants.filter((registrant) => overlay.has(registrant.id)));
+      const file = packOf('registrants/overlay', registrants.filter((registrant) => overlay.has(registrant.id)));
+      manifest.registrantOverlay = nameInBundle(file);
+      yield file;
     }
     return;
   }
-  plan.starts.forEach((start, i) => {
+  for (const [i, start] of plan.starts.entries()) {
     const end = plan.starts[i + 1] ?? registrants.length;
-    manifest.registrantPacks.push({ file: `registrants/base-${registrants[start]!.id}.bin`, firstId: registrants[start]!.id, lastId: registrants[end - 1]!.id });
-  });
-  for (const [i, pack] of manifest.registrantPacks.entries()) yield packOf(pack.file, registrants.slice(plan.starts[i], plan.starts[i + 1]));
+    const file = packOf(`registrants/base-${registrants[start]!.id}`, registrants.slice(start, end));
+    manifest.registrantPacks.push({ file: nameInBundle(file), firstId: registrants[start]!.id, lastId: registrants[end - 1]!.id });
+    yield file;
+  }
   const digests = registrants.map((registrant) => ({ id: registrant.id, hash: textHash(registrant.text), length: registrant.text.length }));
-  yield { path: `${BUNDLE_FOLDER}${manifest.registrantDigests}`, data: encodeRegistrantDigests(digests) };
+  const digestFile = bundleFile('registrants/base-digests', encodeRegistrantDigests(digests));
+  manifest.registrantDigests = nameInBundle(digestFile);
+  yield digestFile;
 }
 
 /** A pack of registrant texts, read back before it is written. */
-function packOf(file: string, registrants: readonly { id: number; text: string }[]): BundleFile {
-  const path = `${BUNDLE_FOLDER}${file}`;
-  const data = encodeRecordTexts(REGISTRANT_FIELD_KEYS, registrants);
-  const back = decodeRecordTexts(data, path);
+function packOf(stem: string, registrants: readonly { id: number; text: string }[]): BundleFile {
+  const file = bundleFile(stem, encodeRecordTexts(REGISTRANT_FIELD_KEYS, registrants));
+  const back = decodeRecordTexts(file.data, file.path);
   registrants.forEach((registrant, i) => {
-    if (back.ids[i] !== registrant.id || back.text(i) !== registrant.text) throw new Error(`${path}: registrant ${registrant.id} does not read back as it was written`);
+    if (back.ids[i] !== registrant.id || back.text(i) !== registrant.text) throw new Error(`${file.path}: registrant ${registrant.id} does not read back as it was written`);
   });
-  return { path, data };
+  return file;
 }

@@ -12,9 +12,11 @@ import { MAP_FILE } from '../plan/rewrite-map.ts';
  * The output path (`--out dist`) is a symbolic link to a build folder beside it
  * (`.dist.build-<id>`). A build writes a new folder, then points the link at it with one rename(2),
  * which is atomic: at every moment, killed or not, `dist` is either the previous build or the new
- * one, complete. The previous folder is deleted after the switch; leftovers of a killed build
- * (its folder, its store) are deleted by the next build, which says so. One build at a time holds
- * `.dist.lock.sqlite`, a lock the kernel releases when its holder dies.
+ * one, complete. The previous folder is kept until the next switch (`.dist.previous` points at it):
+ * a preview reading it when the switch came goes on reading it until it has moved to the new one
+ * (issue 36), on every platform, with no lock to hold. The switch after deletes it. Leftovers of a
+ * killed build (its folder, its store) are deleted by the next build, which says so. One build at a
+ * time holds `.dist.lock.sqlite`, a lock the kernel releases when its holder dies.
  */
 export interface OutputSlot {
   /** The output path as the user named it, absolute. */
@@ -28,9 +30,10 @@ export interface OutputSlot {
   /** What an interrupted build had left beside the output, removed before this one started. */
   leftovers: string[];
   /**
-   * Makes the new folder the output and removes the previous one: before returning (`wait`), or in
-   * a process of its own that outlives this one (`background`): on this kind of disk, deleting a
-   * build of 200,000 files takes as long as writing it, and nothing serves it any more.
+   * Makes the new folder the output, keeps the previous one (for readers still on it) and removes the
+   * one kept before it: before returning (`wait`), or in a process of its own that outlives this one
+   * (`background`): on this kind of disk, deleting a build of 200,000 files takes as long as writing
+   * it, and nothing serves it any more.
    */
   commit(removal?: 'wait' | 'background'): Promise<void>;
   /** Removes the new folder; the previous output stays as it was. */
@@ -44,7 +47,9 @@ export async function openOutputSlot(outPath: string): Promise<OutputSlot> {
   await mkdir(parent, { recursive: true });
   const previous = await inspectPrevious(out);
   const lock = takeLock(path.join(parent, `.${name}.lock.sqlite`), out);
-  const leftovers = await removeLeftovers(parent, name, previous.kind === 'link' ? previous.target : undefined);
+  const keptLink = path.join(parent, `.${name}.previous`);
+  const kept = await linkTarget(keptLink);
+  const leftovers = await removeLeftovers(parent, name, [previous.kind === 'link' ? previous.target : undefined, kept]);
 
   const id = `${Date.now().toString(36)}-${process.pid}`;
   const buildDir = path.join(parent, `.${name}.build-${id}`);
@@ -65,13 +70,22 @@ export async function openOutputSlot(outPath: string): Promise<OutputSlot> {
       }
       await rename(link, out);
       const old = previous.kind === 'link' && previous.ours ? previous.target : previous.kind === 'folder' ? path.join(parent, `.${name}.build-${id}-previous`) : undefined;
-      if (old !== undefined && removal === 'background') {
+      // The previous build stays, named by `.<out>.previous`; the one kept before it goes.
+      const keptBefore = kept !== undefined && kept !== old && kept !== buildDir && existsSync(kept) ? kept : undefined;
+      if (old !== undefined) {
+        const keptNext = path.join(parent, `.${name}.previous-${id}`);
+        await symlink(path.basename(old), keptNext, 'dir');
+        await rename(keptNext, keptLink);
+      } else if (kept !== undefined) {
+        rmSync(keptLink, { force: true });
+      }
+      if (keptBefore !== undefined && removal === 'background') {
         // Out of the way at once (the next build removes it, should this process die first), then deleted.
         const trash = path.join(parent, `.${name}.trash-${id}`);
-        await rename(old, trash);
+        await rename(keptBefore, trash);
         removeInBackground(trash);
-      } else if (old !== undefined) {
-        removeTree(old);
+      } else if (keptBefore !== undefined) {
+        removeTree(keptBefore);
       }
       lock.release();
     },
@@ -103,11 +117,20 @@ async function inspectPrevious(out: string): Promise<Previous> {
   throw new OptionsError(`--out ${out} is a file; it must be a folder (or not exist yet)`);
 }
 
+/** Where a symbolic link points, resolved; undefined when there is no such link. */
+async function linkTarget(link: string): Promise<string | undefined> {
+  try {
+    return path.resolve(path.dirname(link), await readlink(link));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Deletes what interrupted builds left: their folders, stores and links (and the PID file that older
- * versions used as a lock); never the current output. Returns the names removed.
+ * versions used as a lock); never the current output nor the previous one kept. Returns the names removed.
  */
-async function removeLeftovers(parent: string, name: string, current: string | undefined): Promise<string[]> {
+async function removeLeftovers(parent: string, name: string, keep: (string | undefined)[]): Promise<string[]> {
   const prefix = `.${name}.`;
   const removed: string[] = [];
   for (const entry of await readdir(parent)) {
@@ -115,8 +138,9 @@ async function removeLeftovers(parent: string, name: string, current: string | u
     const rest = entry.slice(prefix.length);
     const kind = rest.split('-')[0];
     const full = path.join(parent, entry);
-    if (full === current) continue;
-    if (kind === 'build' || kind === 'link' || kind === 'trash' || kind?.startsWith('store') || rest === 'lock') {
+    if (keep.includes(full)) continue;
+    // A `previous-<id>` link is a killed switch's; `previous` itself is the kept build's name.
+    if (kind === 'build' || kind === 'link' || kind === 'trash' || kind?.startsWith('store') || rest === 'lock' || rest.startsWith('previous-')) {
       removeTree(full);
       removed.push(entry);
     }

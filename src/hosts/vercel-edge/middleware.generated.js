@@ -82,12 +82,114 @@ function escapeSeparator(char) {
   return char === "\u2028" ? "\\u2028" : "\\u2029";
 }
 
-// src/bundle/bundle-manifest.ts
-var BUNDLE_FORMAT = "lda-clients-mirror/query-bundle@1";
+// src/bundle/sha256.ts
+var K = new Uint32Array([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+
+// src/bundle/content-names.ts
 var BUNDLE_FOLDER = "bundle/";
+var HASH_DIGITS = 16;
+var HASHED_NAME = /\.([0-9a-f]{16})\.bin$/;
+function hashedName(stem, hash) {
+  return `${stem}.${hash}.bin`;
+}
+function hashInName(name) {
+  return HASHED_NAME.exec(name)?.[1];
+}
+var BundleFileError = class extends Error {
+  constructor(file, problem, message) {
+    super(`${file}: ${message}`);
+    this.file = file;
+    this.problem = problem;
+  }
+  file;
+  problem;
+};
+async function checkContent(file, bytes) {
+  const expected = hashInName(file);
+  if (expected === void 0) return;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const found = hexOf(digest);
+  if (found !== expected) throw new BundleFileError(file, "damaged", `its bytes (${bytes.length}) do not match its name (SHA-256 ${found.slice(0, HASH_DIGITS)}...): the file is damaged`);
+}
+function hexOf(digest) {
+  let hex = "";
+  for (let i = 0; i < HASH_DIGITS / 2; i++) hex += digest[i].toString(16).padStart(2, "0");
+  return hex;
+}
+
+// src/bundle/bundle-manifest.ts
+var BUNDLE_FORMAT = "lda-clients-mirror/query-bundle@2";
 var BUNDLE_MANIFEST = `${BUNDLE_FOLDER}manifest.json`;
-function chunkFile(firstId) {
-  return `clients/${firstId}.bin`;
+function chunkStem(firstId) {
+  return `clients/${firstId}`;
+}
+function chunkFile(chunks, k) {
+  return hashedName(chunkStem(chunks.firstIds[k]), chunks.hashes[k]);
 }
 
 // src/bundle/sections.ts
@@ -3271,15 +3373,18 @@ function decodeRegistrantIndex(bytes, file) {
 
 // src/bundle/query-bundle.ts
 var CHUNK_BYTES = 48 * 2 ** 20;
+var READ_MS = 1e4;
 var QueryBundle = class _QueryBundle {
-  constructor(read, manifest, chunkBudget) {
+  constructor(read, manifest, manifestText, chunkBudget) {
     this.read = read;
     this.manifest = manifest;
+    this.manifestText = manifestText;
     this.chunkBudget = chunkBudget;
     this.packFirstIds = manifest.registrantPacks.map((pack) => pack.firstId);
   }
   read;
   manifest;
+  manifestText;
   chunkBudget;
   loaded = /* @__PURE__ */ new Map();
   chunkCache = /* @__PURE__ */ new Map();
@@ -3289,11 +3394,17 @@ var QueryBundle = class _QueryBundle {
   packFirstIds;
   /** The bundle of the build that `read` reads; undefined when it has none. */
   static async open(read, options = {}) {
-    const bytes = await read(BUNDLE_MANIFEST);
+    const bytes = await within(read(BUNDLE_MANIFEST), BUNDLE_MANIFEST);
     if (bytes === void 0) return void 0;
-    const manifest = JSON.parse(new TextDecoder().decode(bytes));
+    const text = new TextDecoder().decode(bytes);
+    let manifest;
+    try {
+      manifest = JSON.parse(text);
+    } catch (error) {
+      throw new BundleFileError(BUNDLE_MANIFEST, "damaged", `not JSON (${error.message}): the file is damaged`);
+    }
     if (manifest.format !== BUNDLE_FORMAT) throw new Error(`${BUNDLE_MANIFEST}: format ${String(manifest.format)}, this program reads ${BUNDLE_FORMAT}: build again`);
-    const bundle = new _QueryBundle(read, manifest, options.chunkBytes ?? CHUNK_BYTES);
+    const bundle = new _QueryBundle(read, manifest, text, options.chunkBytes ?? CHUNK_BYTES);
     bundle.reads = 1;
     return bundle;
   }
@@ -3357,7 +3468,7 @@ var QueryBundle = class _QueryBundle {
       return chunk.texts;
     }
     const entry = { bytes: 0 };
-    entry.texts = this.file(chunkFile(this.manifest.chunks.firstIds[k]), (bytes, file) => {
+    entry.texts = this.file(chunkFile(this.manifest.chunks, k), (bytes, file) => {
       const texts = decodeRecordTexts(bytes, file);
       if (this.chunkCache.get(k) === entry) {
         entry.bytes = bytes.length;
@@ -3389,14 +3500,27 @@ var QueryBundle = class _QueryBundle {
     }
     return value;
   }
+  /**
+   * A file the manifest names, checked against the hash in its name before it is decoded: a damaged
+   * file is an error naming it (a 500), never an answer; so is one that is gone (a newer deploy
+   * removed it: the answerer reads the manifest again) or that does not arrive in time.
+   */
   async file(name, decode) {
     const path = `${BUNDLE_FOLDER}${name}`;
     this.reads++;
-    const bytes = await this.read(path);
-    if (bytes === void 0) throw new Error(`${path}: the query bundle names this file, but the build has none`);
+    const bytes = await within(this.read(path), path);
+    if (bytes === void 0) throw new BundleFileError(path, "missing", "the query bundle names this file, but the build has none");
+    await checkContent(path, bytes);
     return decode(bytes, path);
   }
 };
+function within(reading, file) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new BundleFileError(file, "late", `not read within ${READ_MS / 1e3} s`)), READ_MS);
+  });
+  return Promise.race([reading, late]).finally(() => clearTimeout(timer));
+}
 
 // src/render/bodies.ts
 function clientBody(base, suffix, client) {
@@ -3893,16 +4017,18 @@ function registrantsNamed(index, pattern) {
 var FIELDS = { id: "id", name: "name", effective_date: "date" };
 function orderingTerms(value) {
   const kept = [];
+  let last;
   for (const raw of (value ?? "").split(",")) {
     const term = stripPython(raw);
     const descending = term.startsWith("-");
     const name = descending ? term.slice(1) : term;
-    if (Object.hasOwn(FIELDS, name)) kept.push({ field: FIELDS[name], descending });
+    if (!Object.hasOwn(FIELDS, name)) continue;
+    last = { field: FIELDS[name], descending };
+    if (!kept.some((earlier) => earlier.field === last.field)) kept.push(last);
+    if (last.field === "id") return kept;
   }
-  if (kept.length === 0) return [{ field: "id", descending: false }];
-  const firstId = kept.findIndex((term) => term.field === "id");
-  if (firstId >= 0) return kept.slice(0, firstId + 1);
-  return [...kept, { field: "id", descending: kept.at(-1).descending }];
+  if (last === void 0) return [{ field: "id", descending: false }];
+  return [...kept, { field: "id", descending: last.descending }];
 }
 function stripPython(text) {
   let start = 0;
@@ -4049,11 +4175,12 @@ async function clientText(bundle, index, base, suffix) {
 }
 
 // src/answer/result-cache.ts
+var ENTRY_BYTES = 128;
 var ResultCache = class {
-  constructor(maxWeight = 4e6) {
-    this.maxWeight = maxWeight;
+  constructor(maxBytes = 16 * 2 ** 20) {
+    this.maxBytes = maxBytes;
   }
-  maxWeight;
+  maxBytes;
   entries = /* @__PURE__ */ new Map();
   weight = 0;
   get(key) {
@@ -4063,8 +4190,10 @@ var ResultCache = class {
     this.entries.set(key, entry);
     return entry.value;
   }
-  set(key, value, weight) {
-    if (this.maxWeight === 0) return;
+  /** Keeps `value`, which holds `bytes` (its key and entry are counted here). */
+  set(key, value, bytes) {
+    if (this.maxBytes === 0) return;
+    const weight = bytes + 2 * key.length + ENTRY_BYTES;
     const old = this.entries.get(key);
     if (old !== void 0) {
       this.entries.delete(key);
@@ -4073,7 +4202,7 @@ var ResultCache = class {
     this.entries.set(key, { value, weight });
     this.weight += weight;
     for (const [oldest, entry] of this.entries) {
-      if (this.weight <= this.maxWeight || oldest === key) break;
+      if (this.weight <= this.maxBytes || oldest === key) break;
       this.entries.delete(oldest);
       this.weight -= entry.weight;
     }
@@ -4082,38 +4211,67 @@ var ResultCache = class {
 
 // src/answer/answerer.ts
 var ID_DIGITS = 16;
+var MAX_TARGET_LENGTH = 16384;
+var TARGET_TOO_LONG = `Request target too long: at most ${MAX_TARGET_LENGTH} characters.`;
 function createAnswerer(read, options = {}) {
   const pause = options.pause ?? (async () => {
   });
-  const results = new ResultCache(options.cacheResults === false ? 0 : void 0);
+  let results = newResults();
   let opened;
   let bundle;
   const open = () => opened ??= QueryBundle.open(read).then((found) => {
     if (found === void 0) throw new Error("this build has no query bundle (bundle/manifest.json): build it again with this version");
     return bundle = found;
   });
+  let reopening;
+  const reopen = (stale) => reopening ??= QueryBundle.open(read).then((found) => {
+    if (found === void 0 || found.manifestText === stale.manifestText) return void 0;
+    if (bundle === stale) {
+      opened = Promise.resolve(found);
+      bundle = found;
+      results = newResults();
+    }
+    return found;
+  }).finally(() => reopening = void 0);
+  function newResults() {
+    return new ResultCache(options.cacheResults === false ? 0 : void 0);
+  }
   return {
     get bundle() {
       return bundle;
     },
     async answer(method, target) {
-      const { rawPath, rawQuery } = splitTarget(target);
-      const path = normalizePath(rawPath);
-      const route = routeOf(path);
-      if (route === void 0) return detail(404, "Not found.");
-      if (!ALLOWED_METHODS.includes(method)) return detail(405, `Method "${method}" not allowed.`);
-      if (!path.endsWith("/")) return { status: 301, headers: { ...API_HEADERS, Location: `${path}/${rawQuery === void 0 ? "" : `?${rawQuery}`}` }, body: "" };
-      if (queryFieldCount(rawQuery ?? "") > MAX_QUERY_FIELDS) return detail(400, `Too many query parameters: at most ${MAX_QUERY_FIELDS}, as the live service takes.`);
-      const pairs = queryPairs(rawQuery ?? "");
-      const values = lastValues(pairs);
+      if (target.length > MAX_TARGET_LENGTH) return detail(414, TARGET_TOO_LONG);
       const found = await open();
-      const format = values.get("format") ?? "";
-      if (!found.manifest.formats.includes(format)) return detail(404, "Not found.");
-      if (route.kind === "list") return listAnswer(found, pairs, values);
-      const body = await recordBody(found, route.kind, Number(route.id), format);
-      return body === void 0 ? detail(404, "Not found.") : ok(body);
+      try {
+        return await answerFrom(found, method, target);
+      } catch (error) {
+        if (!(error instanceof BundleFileError)) throw error;
+        const newer = error.problem === "missing" ? await reopen(found).catch(() => void 0) : void 0;
+        if (newer === void 0) return detail(500, `Internal error: ${error.message}.`);
+        return answerFrom(newer, method, target).catch((again) => {
+          if (again instanceof BundleFileError) return detail(500, `Internal error: ${again.message}.`);
+          throw again;
+        });
+      }
     }
   };
+  async function answerFrom(found, method, target) {
+    const { rawPath, rawQuery } = splitTarget(target);
+    const path = normalizePath(rawPath);
+    const route = routeOf(path);
+    if (route === void 0) return detail(404, "Not found.");
+    if (!ALLOWED_METHODS.includes(method)) return detail(405, `Method "${method}" not allowed.`);
+    if (!path.endsWith("/")) return { status: 301, headers: { ...API_HEADERS, Location: `${path}/${rawQuery === void 0 ? "" : `?${rawQuery}`}` }, body: "" };
+    if (queryFieldCount(rawQuery ?? "") > MAX_QUERY_FIELDS) return detail(400, `Too many query parameters: at most ${MAX_QUERY_FIELDS}, as the live service takes.`);
+    const pairs = queryPairs(rawQuery ?? "");
+    const values = lastValues(pairs);
+    const format = values.get("format") ?? "";
+    if (!found.manifest.formats.includes(format)) return detail(404, "Not found.");
+    if (route.kind === "list") return listAnswer(found, pairs, values);
+    const body = await recordBody(found, route.kind, Number(route.id), format);
+    return body === void 0 ? detail(404, "Not found.") : ok(body);
+  }
   async function listAnswer(found, pairs, values) {
     const filters = readFilters(values, found.manifest.choices);
     if ("errorBody" in filters) return { status: 400, headers: { ...API_HEADERS }, body: filters.errorBody };
@@ -4122,7 +4280,7 @@ function createAnswerer(read, options = {}) {
     let clients = results.get(key);
     if (clients === void 0) {
       clients = await orderClients(found, await selectClients(found, filters.criteria, pause), terms);
-      results.set(key, clients, clients.count);
+      results.set(key, clients, 4 * clients.count);
     }
     const body = await listPage(found, clients, pairs, values);
     return body === void 0 ? detail(404, "Invalid page.") : ok(body);

@@ -1,0 +1,43 @@
+import { BUNDLE_FOLDER, chunkFile } from './bundle-manifest.ts';
+import { BundleFileError, checkContent } from './content-names.ts';
+import { QueryBundle, type ReadFile } from './query-bundle.ts';
+
+/**
+ * Every file of a build's query bundle checked against the hash that names it (content-names.ts),
+ * before a reader answers from it: a damaged or missing file is a BundleFileError naming it. The
+ * preview checks the bundle it opens (on start and on each switch to a new build); an edge instance
+ * checks each file as it reads it (query-bundle.ts). Undefined when the build has no bundle.
+ */
+export async function checkBundle(read: ReadFile): Promise<{ files: number; bytes: number } | undefined> {
+  const bundle = await QueryBundle.open(read);
+  if (bundle === undefined) return undefined;
+  const names = bundleFileNames(bundle);
+  let bytes = 0;
+  // A few reads at a time: the hashes run beside the reads, and memory holds a few files, not all.
+  let next = 0;
+  const reader = async () => {
+    while (next < names.length) {
+      const file = `${BUNDLE_FOLDER}${names[next++]!}`;
+      const data = await read(file);
+      if (data === undefined) throw new BundleFileError(file, 'missing', 'the query bundle names this file, but the build has none');
+      await checkContent(file, data);
+      bytes += data.length;
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, reader));
+  return { files: names.length + 1, bytes };
+}
+
+/** Every file a manifest names, under bundle/ (not the manifest itself). */
+export function bundleFileNames(bundle: QueryBundle): string[] {
+  const { manifest } = bundle;
+  return [
+    ...manifest.chunks.firstIds.map((_, k) => chunkFile(manifest.chunks, k)),
+    ...manifest.segments.map((segment) => segment.file),
+    manifest.nameOrder,
+    manifest.registrantIndex,
+    ...manifest.registrantPacks.map((pack) => pack.file),
+    ...(manifest.registrantOverlay === null ? [] : [manifest.registrantOverlay]),
+    manifest.registrantDigests,
+  ];
+}
