@@ -22,7 +22,10 @@ const LOOK_MS = 500;
  * checked against the hashes that name its files before it is served: a damaged one is refused at
  * start (the error names the file) and, on a switch, left unserved while the last good one stays.
  */
-export async function watchBuild(dir: string, options: { checked?: boolean } = {}): Promise<{ current(): ServedBuild; stop(): void }> {
+export async function watchBuild(
+  dir: string,
+  options: { checked?: boolean; onSwitch?: (build: ServedBuild) => Promise<void> } = {},
+): Promise<{ current(): ServedBuild; stop(): void }> {
   const read = async (): Promise<ServedBuild> => {
     const folder = await realpath(dir);
     const map = await loadMap(folder);
@@ -32,12 +35,18 @@ export async function watchBuild(dir: string, options: { checked?: boolean } = {
   let build = await read();
   let stamp = await buildStamp(dir);
   let refused: string | undefined;
+  let looking = false;
   const timer = setInterval(() => {
+    if (looking) return;
+    looking = true;
     void (async () => {
       const now = await buildStamp(dir);
       if (now === stamp || now === refused) return;
       try {
-        build = await read();
+        const next = await read();
+        // What must be ready before the new build is served (the workerd preview's new Worker).
+        await options.onSwitch?.(next);
+        build = next;
         stamp = now;
       } catch (error) {
         // A damaged build is never served; a build switching folders right now is read again at the next look.
@@ -45,7 +54,9 @@ export async function watchBuild(dir: string, options: { checked?: boolean } = {
         refused = now;
         console.error(`preview: the new build in ${dir} is not served: ${(error as Error).message}`);
       }
-    })().catch(() => {});
+    })()
+      .catch(() => {})
+      .finally(() => (looking = false));
   }, LOOK_MS);
   timer.unref();
   return { current: () => build, stop: () => clearInterval(timer) };
