@@ -38,6 +38,8 @@ export interface AnswererOptions {
   pause?: () => Promise<void>;
   /** Keep the orders of the latest searches for their next pages (result-cache.ts); on by default. */
   cacheResults?: boolean;
+  /** How long a read of a bundle file may take before the answer is a 500 naming it (10 s by default). */
+  readMs?: number;
 }
 
 export interface Answerer {
@@ -59,14 +61,14 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
   let opened: Promise<QueryBundle> | undefined;
   let bundle: QueryBundle | undefined;
   const open = () =>
-    (opened ??= QueryBundle.open(read).then((found) => {
+    (opened ??= QueryBundle.open(read, { readMs: options.readMs }).then((found) => {
       if (found === undefined) throw new Error('this build has no query bundle (bundle/manifest.json): build it again with this version');
       return (bundle = found);
     }));
   /** The manifest read again after `stale` missed a file: the bundle of a newer build, or undefined if the manifest is the same. */
   let reopening: Promise<QueryBundle | undefined> | undefined;
   const reopen = (stale: QueryBundle) =>
-    (reopening ??= QueryBundle.open(read)
+    (reopening ??= QueryBundle.open(read, { readMs: options.readMs })
       .then((found) => {
         if (found === undefined || found.manifestText === stale.manifestText) return undefined;
         if (bundle === stale) {

@@ -48,13 +48,15 @@ export class QueryBundle {
     /** The manifest's bytes as read: a manifest read again that differs is a newer build's. */
     readonly manifestText: string,
     private readonly chunkBudget: number,
+    private readonly readMs: number,
   ) {
     this.packFirstIds = manifest.registrantPacks.map((pack) => pack.firstId);
   }
 
   /** The bundle of the build that `read` reads; undefined when it has none. */
-  static async open(read: ReadFile, options: { chunkBytes?: number } = {}): Promise<QueryBundle | undefined> {
-    const bytes = await within(read(BUNDLE_MANIFEST), BUNDLE_MANIFEST);
+  static async open(read: ReadFile, options: { chunkBytes?: number; readMs?: number } = {}): Promise<QueryBundle | undefined> {
+    const readMs = options.readMs ?? READ_MS;
+    const bytes = await within(read(BUNDLE_MANIFEST), BUNDLE_MANIFEST, readMs);
     if (bytes === undefined) return undefined;
     const text = new TextDecoder().decode(bytes);
     let manifest: BundleManifest;
@@ -64,7 +66,7 @@ export class QueryBundle {
       throw new BundleFileError(BUNDLE_MANIFEST, 'damaged', `not JSON (${(error as Error).message}): the file is damaged`);
     }
     if (manifest.format !== BUNDLE_FORMAT) throw new Error(`${BUNDLE_MANIFEST}: format ${String(manifest.format)}, this program reads ${BUNDLE_FORMAT}: build again`);
-    const bundle = new QueryBundle(read, manifest, text, options.chunkBytes ?? CHUNK_BYTES);
+    const bundle = new QueryBundle(read, manifest, text, options.chunkBytes ?? CHUNK_BYTES, readMs);
     bundle.reads = 1;
     return bundle;
   }
@@ -183,18 +185,18 @@ export class QueryBundle {
   private async file<T>(name: string, decode: (bytes: Uint8Array, file: string) => T): Promise<T> {
     const path = `${BUNDLE_FOLDER}${name}`;
     this.reads++;
-    const bytes = await within(this.read(path), path);
+    const bytes = await within(this.read(path), path, this.readMs);
     if (bytes === undefined) throw new BundleFileError(path, 'missing', 'the query bundle names this file, but the build has none');
     await checkContent(path, bytes);
     return decode(bytes, path);
   }
 }
 
-/** The read, or a BundleFileError naming the file once it has taken READ_MS. */
-function within<T>(reading: Promise<T>, file: string): Promise<T> {
+/** The read, or a BundleFileError naming the file once it has taken `ms`. */
+function within<T>(reading: Promise<T>, file: string, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BundleFileError(file, 'late', `not read within ${READ_MS / 1000} s`)), READ_MS);
+    timer = setTimeout(() => reject(new BundleFileError(file, 'late', `not read within ${ms / 1000} s`)), ms);
   });
   return Promise.race([reading, late]).finally(() => clearTimeout(timer));
 }

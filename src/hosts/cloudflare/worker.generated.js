@@ -3375,17 +3375,19 @@ function decodeRegistrantIndex(bytes, file) {
 var CHUNK_BYTES = 48 * 2 ** 20;
 var READ_MS = 1e4;
 var QueryBundle = class _QueryBundle {
-  constructor(read, manifest, manifestText, chunkBudget) {
+  constructor(read, manifest, manifestText, chunkBudget, readMs) {
     this.read = read;
     this.manifest = manifest;
     this.manifestText = manifestText;
     this.chunkBudget = chunkBudget;
+    this.readMs = readMs;
     this.packFirstIds = manifest.registrantPacks.map((pack) => pack.firstId);
   }
   read;
   manifest;
   manifestText;
   chunkBudget;
+  readMs;
   loaded = /* @__PURE__ */ new Map();
   chunkCache = /* @__PURE__ */ new Map();
   chunkBytes = 0;
@@ -3394,7 +3396,8 @@ var QueryBundle = class _QueryBundle {
   packFirstIds;
   /** The bundle of the build that `read` reads; undefined when it has none. */
   static async open(read, options = {}) {
-    const bytes = await within(read(BUNDLE_MANIFEST), BUNDLE_MANIFEST);
+    const readMs = options.readMs ?? READ_MS;
+    const bytes = await within(read(BUNDLE_MANIFEST), BUNDLE_MANIFEST, readMs);
     if (bytes === void 0) return void 0;
     const text = new TextDecoder().decode(bytes);
     let manifest;
@@ -3404,7 +3407,7 @@ var QueryBundle = class _QueryBundle {
       throw new BundleFileError(BUNDLE_MANIFEST, "damaged", `not JSON (${error.message}): the file is damaged`);
     }
     if (manifest.format !== BUNDLE_FORMAT) throw new Error(`${BUNDLE_MANIFEST}: format ${String(manifest.format)}, this program reads ${BUNDLE_FORMAT}: build again`);
-    const bundle = new _QueryBundle(read, manifest, text, options.chunkBytes ?? CHUNK_BYTES);
+    const bundle = new _QueryBundle(read, manifest, text, options.chunkBytes ?? CHUNK_BYTES, readMs);
     bundle.reads = 1;
     return bundle;
   }
@@ -3508,16 +3511,16 @@ var QueryBundle = class _QueryBundle {
   async file(name, decode) {
     const path = `${BUNDLE_FOLDER}${name}`;
     this.reads++;
-    const bytes = await within(this.read(path), path);
+    const bytes = await within(this.read(path), path, this.readMs);
     if (bytes === void 0) throw new BundleFileError(path, "missing", "the query bundle names this file, but the build has none");
     await checkContent(path, bytes);
     return decode(bytes, path);
   }
 };
-function within(reading, file) {
+function within(reading, file, ms) {
   let timer;
   const late = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new BundleFileError(file, "late", `not read within ${READ_MS / 1e3} s`)), READ_MS);
+    timer = setTimeout(() => reject(new BundleFileError(file, "late", `not read within ${ms / 1e3} s`)), ms);
   });
   return Promise.race([reading, late]).finally(() => clearTimeout(timer));
 }
@@ -4219,12 +4222,12 @@ function createAnswerer(read, options = {}) {
   let results = newResults();
   let opened;
   let bundle;
-  const open = () => opened ??= QueryBundle.open(read).then((found) => {
+  const open = () => opened ??= QueryBundle.open(read, { readMs: options.readMs }).then((found) => {
     if (found === void 0) throw new Error("this build has no query bundle (bundle/manifest.json): build it again with this version");
     return bundle = found;
   });
   let reopening;
-  const reopen = (stale) => reopening ??= QueryBundle.open(read).then((found) => {
+  const reopen = (stale) => reopening ??= QueryBundle.open(read, { readMs: options.readMs }).then((found) => {
     if (found === void 0 || found.manifestText === stale.manifestText) return void 0;
     if (bundle === stale) {
       opened = Promise.resolve(found);
