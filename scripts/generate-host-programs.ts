@@ -15,7 +15,7 @@
  * - src/hosts/vercel-edge/middleware.generated.js: an ES module for Vercel's edge runtime (Web APIs
  *   only), bundled from src/hosts/vercel-edge/middleware.ts with the answerer.
  * - src/hosts/netlify-edge/edge-function.generated.js: an ES module for Deno (Netlify Edge
- *   Functions), bundled from src/hosts/netlify-edge/edge-function.ts as is, with its inline `config`.
+ *   Functions), bundled from src/hosts/runtime/fetch-handler.ts as is, with its inline `config`.
  *
  *   npx tsx scripts/generate-host-programs.ts
  *
@@ -30,7 +30,7 @@ import ts from 'typescript';
 import { WORKER_PROGRAM } from '../src/hosts/cloudflare/cloudflare.ts';
 import { CLOUDFRONT_MODULE, FUNCTION_PROGRAM, MINIFIED_FUNCTION_PROGRAM } from '../src/hosts/cloudfront/cloudfront.ts';
 import { MIDDLEWARE_PROGRAM } from '../src/hosts/vercel-edge/vercel-edge.ts';
-import { EDGE_FUNCTION_CONFIG } from '../src/hosts/netlify-edge/edge-function.ts';
+import { EDGE_FUNCTION_CONFIG } from '../src/hosts/runtime/fetch-handler.ts';
 import { EDGE_FUNCTION_PROGRAM } from '../src/hosts/netlify-edge/netlify-edge.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -74,7 +74,7 @@ function moduleProgram(entry: string, sources: string[], lines: string[]): strin
 /** The Worker: `export default { fetch }` over the answerer, which reads the query bundle from the Worker's assets. */
 export function cloudflareWorkerProgram(): string {
   return moduleProgram(
-    "import { cloudflareWorker } from './cloudflare/worker.ts';\nconst worker = cloudflareWorker();\nexport { worker as default };\n",
+    "import { cloudflareWorker } from './cloudflare/runtime/worker.ts';\nconst worker = cloudflareWorker();\nexport { worker as default };\n",
     ['src/answer/answerer.ts', 'src/hosts/cloudflare/worker.ts'],
     ['src/hosts/cloudflare/cloudflare.ts emits it as worker.js, after its notice.'],
   );
@@ -98,7 +98,7 @@ export function vercelMiddlewareProgram(): string {
  */
 export function netlifyEdgeFunctionProgram(): string {
   const entry = [
-    "import { netlifyEdgeFunction } from './netlify-edge/edge-function.ts';",
+    "import { netlifyEdgeFunction } from './runtime/fetch-handler.ts';",
     'const answer = netlifyEdgeFunction();',
     'export { answer as default };',
     `export const config = ${JSON.stringify(EDGE_FUNCTION_CONFIG)};`,
@@ -107,7 +107,7 @@ export function netlifyEdgeFunctionProgram(): string {
   const code = bundle(entry, { format: 'esm', target: 'es2022' });
   return (
     header(
-      ['src/answer/answerer.ts', 'src/hosts/netlify-edge/edge-function.ts'],
+      ['src/answer/answerer.ts', 'src/hosts/runtime/fetch-handler.ts'],
       ['src/hosts/netlify-edge/netlify-edge.ts emits it as netlify/edge-functions/lda-mirror.js, after the emit notice.'],
     ) + code
   );
@@ -130,7 +130,7 @@ const STORE_GLOBAL = 'LDA_STORE';
 export function cloudfrontFunctionProgram(): { readable: string; minified: string } {
   const modern = bundle(
     [
-      "import { routeRequest } from './cloudfront/function.ts';",
+      "import { routeRequest } from './cloudfront/runtime/function.ts';",
       `declare let ${ROUTE_GLOBAL}: typeof routeRequest;`,
       `${ROUTE_GLOBAL} = routeRequest;`,
       '',
@@ -138,7 +138,7 @@ export function cloudfrontFunctionProgram(): { readable: string; minified: strin
     {
       format: 'iife',
       target: 'es2022',
-      inject: [`${HOSTS_DIR}cloudfront/es5-globals.ts`],
+      inject: [`${HOSTS_DIR}cloudfront/runtime/es5-globals.ts`],
       define: ES5_STAND_INS,
     },
   );

@@ -14,10 +14,10 @@ import {
   type BuildSummary,
   type ProgressEvent,
   type RunningPreview,
-} from '../src/index.ts';
-import { CONFORMANCE_BASE_URL, setFolder } from './support/conformance.ts';
-import { clientRecord, ndjson } from './support/records.ts';
-import { tempFolder } from './support/temp-folder.ts';
+} from '../../src/index.ts';
+import { CONFORMANCE_BASE_URL, setFolder } from '../support/conformance.ts';
+import { clientRecord, ndjson } from '../support/records.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 /**
  * The library as a script uses it (`import { build, preview } from 'lda-clients-mirror'`): the

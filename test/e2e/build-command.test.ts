@@ -1,10 +1,10 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './support/cli.ts';
-import { backgroundRemovalsDone, snapshot } from './support/folder-snapshot.ts';
-import { clientRecord, ndjson } from './support/records.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { runCli } from '../support/cli.ts';
+import { backgroundRemovalsDone, snapshot } from '../support/folder-snapshot.ts';
+import { clientRecord, ndjson } from '../support/records.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 /**
  * The build command end to end, in a child process: a good build, then bad inputs that must fail

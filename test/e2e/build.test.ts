@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { build } from '../src/build.ts';
-import { CLIENT_PATH_PREFIX, LIST_PATH } from '../src/contract.ts';
-import { resolveBuildOptions } from '../src/config.ts';
-import { choiceStep, listRoute, recordRoutes, type RewriteMap } from '../src/plan/rewrite-map.ts';
-import { listPageFile, recordFile } from '../src/plan/site-layout.ts';
-import { clientRecord, ndjson } from './support/records.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { build } from '../../src/build.ts';
+import { CLIENT_PATH_PREFIX, LIST_PATH } from '../../src/contract.ts';
+import { resolveBuildOptions } from '../../src/config.ts';
+import { choiceStep, listRoute, recordRoutes, type RewriteMap } from '../../src/plan/rewrite-map.ts';
+import { listPageFile, recordFile } from '../../src/plan/site-layout.ts';
+import { clientRecord, ndjson } from '../support/records.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 let temp: ReturnType<typeof tempFolder>;
 beforeEach(() => (temp = tempFolder()));

@@ -1,13 +1,13 @@
 import { mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { build } from '../src/build.ts';
-import { checkSite } from '../src/check/check-site.ts';
-import { resolveBuildOptions } from '../src/config.ts';
-import { runCli } from './support/cli.ts';
-import { snapshot } from './support/folder-snapshot.ts';
-import { clientRecord, ndjson } from './support/records.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { build } from '../../src/build.ts';
+import { checkSite } from '../../src/check/check-site.ts';
+import { resolveBuildOptions } from '../../src/config.ts';
+import { runCli } from '../support/cli.ts';
+import { snapshot } from '../support/folder-snapshot.ts';
+import { clientRecord, ndjson } from '../support/records.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 let temp: ReturnType<typeof tempFolder>;
 let out: string;

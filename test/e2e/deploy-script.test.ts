@@ -2,13 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { build } from '../src/build.ts';
-import { resolveBuildOptions } from '../src/config.ts';
-import { REPO_ROOT } from './support/cli.ts';
-import { CONFORMANCE_BASE_URL, setFolder } from './support/conformance.ts';
-import { FAKE_BUCKET, installFakeAws } from './support/fake-aws.ts';
-import { snapshot } from './support/folder-snapshot.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { build } from '../../src/build.ts';
+import { resolveBuildOptions } from '../../src/config.ts';
+import { REPO_ROOT } from '../support/cli.ts';
+import { CONFORMANCE_BASE_URL, setFolder } from '../support/conformance.ts';
+import { FAKE_BUCKET, installFakeAws } from '../support/fake-aws.ts';
+import { snapshot } from '../support/folder-snapshot.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 /**
  * The nightly workflow's deploy step (scripts/deploy/s3-upload-change.sh) with a stand-in `aws` on

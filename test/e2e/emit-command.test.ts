@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOSTS } from '../src/hosts/hosts.ts';
-import { hostTable } from '../src/hosts/host-table.ts';
-import { parseListen } from '../src/hosts/write-host-files.ts';
-import { REPO_ROOT, runCli } from './support/cli.ts';
-import { buildConformanceSet } from './support/conformance-build.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { HOSTS } from '../../src/hosts/hosts.ts';
+import { hostTable } from '../../src/hosts/host-table.ts';
+import { parseListen } from '../../src/hosts/write-host-files.ts';
+import { REPO_ROOT, runCli } from '../support/cli.ts';
+import { buildConformanceSet } from '../support/conformance-build.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 /** `npm run emit` as a user runs it: help, mistakes named, files written whole. */
 describe('npm run emit', () => {

@@ -1,11 +1,11 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../src/build.ts';
-import { resolveBuildOptions } from '../src/config.ts';
-import { snapshot } from './support/folder-snapshot.ts';
-import { clientRecord, ndjson } from './support/records.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { build } from '../../src/build.ts';
+import { resolveBuildOptions } from '../../src/config.ts';
+import { snapshot } from '../support/folder-snapshot.ts';
+import { clientRecord, ndjson } from '../support/records.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 describe('failing writes', () => {
   const temp = tempFolder();

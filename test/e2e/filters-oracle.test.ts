@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeClients } from '../scripts/lib/fake-clients.ts';
-import { build } from '../src/build.ts';
-import { resolveBuildOptions } from '../src/config.ts';
-import { startPreview } from '../src/preview/preview-server.ts';
-import { ndjson } from './support/records.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { fakeClients } from '../../scripts/lib/fake-clients.ts';
+import { build } from '../../src/build.ts';
+import { resolveBuildOptions } from '../../src/config.ts';
+import { startPreview } from '../../src/preview/preview-server.ts';
+import { ndjson } from '../support/records.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 /**
  * Filtered lists of another 3,000-record set (not a conformance set: other seed, other values), held
@@ -123,7 +123,7 @@ describe('filtered lists of another 3,000-record set, against an oracle', () => 
 
   it('answers valid values that no client has with the empty list, and invalid ones with the live service\'s bodies', async () => {
     const empty = { status: 200, body: '{"count":0,"next":null,"previous":null,"results":[]}' };
-    const countries = (JSON.parse(readFileSync(new URL('../src/choices/lda-countries.json', import.meta.url), 'utf8')) as { value: string }[]).map((c) => c.value);
+    const countries = (JSON.parse(readFileSync(new URL('../../src/choices/lda-countries.json', import.meta.url), 'utf8')) as { value: string }[]).map((c) => c.value);
     const unused = countries.find((code) => !clients.some((client) => client.ppb_country === code));
     expect(unused).toBeDefined();
     expect(await get(`/api/v1/clients/?client_ppb_country=${unused}&page=last&format=json`)).toEqual(empty);

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../src/build.ts';
-import { resolveBuildOptions } from '../src/config.ts';
-import { startPreview, type RunningPreview } from '../src/preview/preview-server.ts';
-import { CONFORMANCE_BASE_URL, setFolder } from './support/conformance.ts';
-import { sendRaw } from './support/http.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { build } from '../../src/build.ts';
+import { resolveBuildOptions } from '../../src/config.ts';
+import { startPreview, type RunningPreview } from '../../src/preview/preview-server.ts';
+import { CONFORMANCE_BASE_URL, setFolder } from '../support/conformance.ts';
+import { sendRaw } from '../support/http.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 interface InputClient {
   id: number;

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, type BuildSummary } from '../src/build.ts';
-import { resolveBuildOptions } from '../src/config.ts';
-import type { RewriteMap } from '../src/plan/rewrite-map.ts';
-import { resolveRequest } from '../src/routing/resolve-request.ts';
-import { clientRecord, ndjson } from './support/records.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { build, type BuildSummary } from '../../src/build.ts';
+import { resolveBuildOptions } from '../../src/config.ts';
+import type { RewriteMap } from '../../src/plan/rewrite-map.ts';
+import { resolveRequest } from '../../src/routing/resolve-request.ts';
+import { clientRecord, ndjson } from '../support/records.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 /** Path -> [inode, mtime, SHA-1] of every site file (the `_build` lists aside). */
 function inventory(root: string): Map<string, [number, number, string]> {

@@ -3,10 +3,10 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, runCliAsync } from './support/cli.ts';
-import { backgroundRemovalsDone, snapshot } from './support/folder-snapshot.ts';
-import { clientRecord, ndjson } from './support/records.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { REPO_ROOT, runCli, runCliAsync } from '../support/cli.ts';
+import { backgroundRemovalsDone, snapshot } from '../support/folder-snapshot.ts';
+import { clientRecord, ndjson } from '../support/records.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 /**
  * SIGKILL at several moments of a build: at each, the output is exactly the previous build, and the
@@ -15,7 +15,7 @@ import { tempFolder } from './support/temp-folder.ts';
 /** The lock every build of `out` takes: it stays beside the output (see src/store/exclusive-lock.ts). */
 const LOCK = '.out.lock.sqlite';
 const TSX_LOADER = import.meta.resolve('tsx');
-const ZOMBIE_HOLDER = fileURLToPath(new URL('./support/zombie-holder.mjs', import.meta.url));
+const ZOMBIE_HOLDER = fileURLToPath(new URL('../support/zombie-holder.mjs', import.meta.url));
 
 describe('killed builds', () => {
   const temp = tempFolder();

@@ -2,15 +2,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { cleanCheckout } from './support/clean-checkout.ts';
-import { REPO_ROOT } from './support/cli.ts';
-import { CONFORMANCE_BASE_URL } from './support/conformance.ts';
-import { buildConformanceSet } from './support/conformance-build.ts';
-import { FAKE_BUCKET, FAKE_FUNCTION, installFakeAws, type FakeStore } from './support/fake-aws.ts';
-import { snapshot } from './support/folder-snapshot.ts';
-import { spawnAsync } from './support/spawn-async.ts';
-import { startTestUpstream, type TestUpstream } from './support/test-upstream.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { cleanCheckout } from '../support/clean-checkout.ts';
+import { REPO_ROOT } from '../support/cli.ts';
+import { CONFORMANCE_BASE_URL } from '../support/conformance.ts';
+import { buildConformanceSet } from '../support/conformance-build.ts';
+import { FAKE_BUCKET, FAKE_FUNCTION, installFakeAws, type FakeStore } from '../support/fake-aws.ts';
+import { snapshot } from '../support/folder-snapshot.ts';
+import { spawnAsync } from '../support/spawn-async.ts';
+import { startTestUpstream, type TestUpstream } from '../support/test-upstream.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 /**
  * .github/workflows/nightly.yml, its steps run as written (with `bash -eo pipefail`, as GitHub runs

@@ -2,11 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanCheckout, packCheckout } from './support/clean-checkout.ts';
-import { REPO_ROOT } from './support/cli.ts';
-import { freePort } from './support/real-servers.ts';
-import { spawnAsync } from './support/spawn-async.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { cleanCheckout, packCheckout } from '../support/clean-checkout.ts';
+import { REPO_ROOT } from '../support/cli.ts';
+import { freePort } from '../support/real-servers.ts';
+import { spawnAsync } from '../support/spawn-async.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 /**
  * The package as a user gets it: `npm pack` of a clean copy of the checkout, installed with npm into

@@ -1,16 +1,16 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../src/build.ts';
-import { resolveBuildOptions } from '../src/config.ts';
-import { sync } from '../src/sync/sync.ts';
-import { REPO_ROOT } from './support/cli.ts';
-import { CONFORMANCE_BASE_URL, setFolder } from './support/conformance.ts';
-import { FAULT_KINDS, MAINTENANCE_PAGE, startFaultyUpstream } from './support/faulty-upstream.ts';
-import { builtFromRecords } from './support/folder-snapshot.ts';
-import { spawnAsync } from './support/spawn-async.ts';
-import { startTestUpstream } from './support/test-upstream.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { build } from '../../src/build.ts';
+import { resolveBuildOptions } from '../../src/config.ts';
+import { sync } from '../../src/sync/sync.ts';
+import { REPO_ROOT } from '../support/cli.ts';
+import { CONFORMANCE_BASE_URL, setFolder } from '../support/conformance.ts';
+import { FAULT_KINDS, MAINTENANCE_PAGE, startFaultyUpstream } from '../support/faulty-upstream.ts';
+import { builtFromRecords } from '../support/folder-snapshot.ts';
+import { spawnAsync } from '../support/spawn-async.ts';
+import { startTestUpstream } from '../support/test-upstream.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 /**
  * npm run sync, as a child process, through an upstream that fails the way real ones do behind their

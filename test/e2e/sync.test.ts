@@ -2,22 +2,22 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../src/build.ts';
-import { resolveBuildOptions } from '../src/config.ts';
-import { LIST_PATH } from '../src/contract.ts';
-import { listPageFile } from '../src/plan/site-layout.ts';
-import { startPreview } from '../src/preview/preview-server.ts';
-import { RateLimiter, type Clock } from '../src/sync/rate-limiter.ts';
-import { retryAfterMs } from '../src/sync/upstream.ts';
-import type { SyncOptions } from '../src/sync/sync-options.ts';
-import { sync } from '../src/sync/sync.ts';
-import { SyncError } from '../src/sync/walk.ts';
-import { REPO_ROOT, runCli } from './support/cli.ts';
-import { CONFORMANCE_BASE_URL, setFolder } from './support/conformance.ts';
-import { builtFromRecords, builtFromRecordsAnswering } from './support/folder-snapshot.ts';
-import { spawnAsync } from './support/spawn-async.ts';
-import { startTestUpstream, type Fault, type LoggedRequest } from './support/test-upstream.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { build } from '../../src/build.ts';
+import { resolveBuildOptions } from '../../src/config.ts';
+import { LIST_PATH } from '../../src/contract.ts';
+import { listPageFile } from '../../src/plan/site-layout.ts';
+import { startPreview } from '../../src/preview/preview-server.ts';
+import { RateLimiter, type Clock } from '../../src/sync/rate-limiter.ts';
+import { retryAfterMs } from '../../src/sync/upstream.ts';
+import type { SyncOptions } from '../../src/sync/sync-options.ts';
+import { sync } from '../../src/sync/sync.ts';
+import { SyncError } from '../../src/sync/walk.ts';
+import { REPO_ROOT, runCli } from '../support/cli.ts';
+import { CONFORMANCE_BASE_URL, setFolder } from '../support/conformance.ts';
+import { builtFromRecords, builtFromRecordsAnswering } from '../support/folder-snapshot.ts';
+import { spawnAsync } from '../support/spawn-async.ts';
+import { startTestUpstream, type Fault, type LoggedRequest } from '../support/test-upstream.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 /**
  * npm run sync against real HTTP upstreams on loopback: the preview of a build (the round trip), and

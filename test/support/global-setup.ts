@@ -1,10 +1,10 @@
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { build } from '../src/build.ts';
-import { resolveBuildOptions } from '../src/config.ts';
-import { CONFORMANCE_BASE_URL, ALL_SETS, setFolder } from './support/conformance.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { build } from '../../src/build.ts';
+import { resolveBuildOptions } from '../../src/config.ts';
+import { CONFORMANCE_BASE_URL, ALL_SETS, setFolder } from './conformance.ts';
+import { tempFolder } from './temp-folder.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { createAnswerer, type Reply } from '../src/answer/answerer.ts';
-import { QueryBundle } from '../src/bundle/query-bundle.ts';
-import { searchText } from '../src/bundle/search-text.ts';
+import { createAnswerer, type Reply } from '../../src/answer/answerer.ts';
+import { QueryBundle } from '../../src/bundle/query-bundle.ts';
+import { searchText } from '../../src/bundle/search-text.ts';
 
 /**
  * The answerer where code runs (contract section 9) on what no conformance case sends: hostile
@@ -14,7 +14,7 @@ describe('the answerer over the query bundle of exact-3k', () => {
   const dir = () => inject('builtSets')['exact-3k']!;
   const read = async (file: string) => readFileSync(path.join(dir(), file));
   const records = (): { name: string }[] =>
-    readFileSync(new URL('./conformance-sets/exact-3k/input.ndjson', import.meta.url), 'utf8')
+    readFileSync(new URL('../conformance-sets/exact-3k/input.ndjson', import.meta.url), 'utf8')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { name: string });

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './support/cli.ts';
+import { REPO_ROOT } from '../support/cli.ts';
 
 /**
  * Keeps the rooms of the pipeline honest as the code grows: which part of src/ may import which, and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BodyBytes } from '../src/produce/body-bytes.ts';
-import { assemblePage, listPageParts, pageHead, type BodyClient, type ListPage } from '../src/render/bodies.ts';
+import { BodyBytes } from '../../src/produce/body-bytes.ts';
+import { assemblePage, listPageParts, pageHead, type BodyClient, type ListPage } from '../../src/render/bodies.ts';
 
 describe('BodyBytes', () => {
   const head = pageHead(3, '"https://m.example.org/api/v1/clients/?page=2"', 'null');

@@ -1,26 +1,26 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { build } from '../src/build.ts';
-import { BuildVerifier } from '../src/check/build-verifier.ts';
-import { IdSet } from '../src/check/id-set.ts';
-import { LinkShapes } from '../src/check/link-shapes.ts';
-import { readHead } from '../src/check/page-head.ts';
-import { joinVerifiedFacts } from '../src/check/verified-facts.ts';
-import { sharedVerifiedResults } from '../src/check/verified-results.ts';
-import { BodyBytes } from '../src/produce/body-bytes.ts';
-import { assemblePage, clientOpening, formatSuffix, recordLinkSuffix, registrantOpening, type ListPage } from '../src/render/bodies.ts';
-import { resolveBuildOptions } from '../src/config.ts';
-import { MAP_FILE, type RewriteMap } from '../src/plan/rewrite-map.ts';
-import { resolveRequest } from '../src/routing/resolve-request.ts';
-import { readManifest } from '../src/write/manifest.ts';
-import { snapshot } from './support/folder-snapshot.ts';
-import { clientRecord, ndjson } from './support/records.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { build } from '../../src/build.ts';
+import { BuildVerifier } from '../../src/check/build-verifier.ts';
+import { IdSet } from '../../src/check/id-set.ts';
+import { LinkShapes } from '../../src/check/link-shapes.ts';
+import { readHead } from '../../src/check/page-head.ts';
+import { joinVerifiedFacts } from '../../src/check/verified-facts.ts';
+import { sharedVerifiedResults } from '../../src/check/verified-results.ts';
+import { BodyBytes } from '../../src/produce/body-bytes.ts';
+import { assemblePage, clientOpening, formatSuffix, recordLinkSuffix, registrantOpening, type ListPage } from '../../src/render/bodies.ts';
+import { resolveBuildOptions } from '../../src/config.ts';
+import { MAP_FILE, type RewriteMap } from '../../src/plan/rewrite-map.ts';
+import { resolveRequest } from '../../src/routing/resolve-request.ts';
+import { readManifest } from '../../src/write/manifest.ts';
+import { snapshot } from '../support/folder-snapshot.ts';
+import { clientRecord, ndjson } from '../support/records.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 // The map's resolution, counted: the check resolves each list's page links and each shape of record link once.
-vi.mock('../src/routing/resolve-request.ts', async (original) => {
-  const real = await original<typeof import('../src/routing/resolve-request.ts')>();
+vi.mock('../../src/routing/resolve-request.ts', async (original) => {
+  const real = await original<typeof import('../../src/routing/resolve-request.ts')>();
   return { ...real, resolveRequest: vi.fn(real.resolveRequest) };
 });
 

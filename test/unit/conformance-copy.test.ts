@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ALL_SETS, CONFORMANCE_ROOT, SHARED_CONFORMANCE_ROOT } from './support/conformance.ts';
-import { snapshot } from './support/folder-snapshot.ts';
+import { ALL_SETS, CONFORMANCE_ROOT, SHARED_CONFORMANCE_ROOT } from '../support/conformance.ts';
+import { snapshot } from '../support/folder-snapshot.ts';
 
 /**
  * The repository carries a copy of the shared conformance sets (test/conformance-sets/) so that a clone
@@ -22,10 +22,10 @@ describe('the copy of the conformance sets', () => {
 
 /** The choice lists of the state and country filters (contract section 8) are copies of the shared fixtures. */
 describe('the copy of the filter choice lists', () => {
-  const shared = new URL('../../shared/fixtures/', import.meta.url);
+  const shared = new URL('../../../shared/fixtures/', import.meta.url);
   it.skipIf(!existsSync(shared))('is byte-identical to ../shared/fixtures', () => {
     for (const name of ['lda-states.json', 'lda-countries.json']) {
-      expect(readFileSync(new URL(`../src/choices/${name}`, import.meta.url)), name).toEqual(readFileSync(new URL(name, shared)));
+      expect(readFileSync(new URL(`../../src/choices/${name}`, import.meta.url)), name).toEqual(readFileSync(new URL(name, shared)));
     }
   });
 });

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './support/cli.ts';
-import { spawnAsync } from './support/spawn-async.ts';
+import { REPO_ROOT } from '../support/cli.ts';
+import { spawnAsync } from '../support/spawn-async.ts';
 
 /**
  * The README is the front door and docs/ the reference: the README stays one short read with the two

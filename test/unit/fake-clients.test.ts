@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, it, expect } from 'vitest';
-import { fakeClients, type FakeClientOptions } from '../scripts/lib/fake-clients.ts';
+import { fakeClients, type FakeClientOptions } from '../../scripts/lib/fake-clients.ts';
 
 type Registrant = Record<string, unknown> & { id: number };
 type Client = Record<string, unknown> & { id: number; client_id: number; name: string; registrant: Registrant };
@@ -23,7 +23,7 @@ const REGISTRANT_KEYS = ['id', 'url', 'house_registrant_id', 'name', 'descriptio
   'ppb_country', 'ppb_country_display', 'contact_name', 'contact_telephone', 'dt_updated'];
 
 const fixture = (name: string): Map<string, string> => {
-  const list = JSON.parse(readFileSync(new URL(`../src/choices/${name}`, import.meta.url), 'utf8')) as
+  const list = JSON.parse(readFileSync(new URL(`../../src/choices/${name}`, import.meta.url), 'utf8')) as
     { value: string; name: string }[];
   return new Map(list.map((entry) => [entry.value, entry.name]));
 };
@@ -86,7 +86,7 @@ describe('fakeClients', () => {
   });
 
   it('keeps client and registrant ids clear of the real records', () => {
-    const real = readFileSync(new URL('../data/lda-real-clients.ndjson', import.meta.url), 'utf8')
+    const real = readFileSync(new URL('../../data/lda-real-clients.ndjson', import.meta.url), 'utf8')
       .trim().split('\n').map((line) => JSON.parse(line) as Client);
     const [lowest, highest] = [(ids: number[]) => Math.min(...ids), (ids: number[]) => Math.max(...ids)];
     expect(lowest(SAMPLE.map((c) => c.id))).toBeGreaterThan(highest(real.map((c) => c.id)));
@@ -171,7 +171,7 @@ describe('fakeClients', () => {
 });
 
 describe('generate-sample CLI', () => {
-  const root = fileURLToPath(new URL('..', import.meta.url));
+  const root = fileURLToPath(new URL('../..', import.meta.url));
   const cli = (args: string[]) =>
     promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/generate-sample.ts', ...args], { cwd: root });
 

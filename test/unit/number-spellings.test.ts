@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decimalInteger } from '../src/routing/filter-values.ts';
-import { NUMBER_SPELLINGS } from '../src/routing/number-spellings.ts';
+import { decimalInteger } from '../../src/routing/filter-values.ts';
+import { NUMBER_SPELLINGS } from '../../src/routing/number-spellings.ts';
 
 /**
  * The description of a number's spellings that the rule hosts translate (nginx, Caddy, Apache, Vercel)

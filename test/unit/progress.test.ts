@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSeconds, progressEvents, terminalProgress, type ProgressEvent, type ProgressStream } from '../src/report/progress.ts';
+import { formatSeconds, progressEvents, terminalProgress, type ProgressEvent, type ProgressStream } from '../../src/report/progress.ts';
 
 /** A stream that keeps what is written, as a terminal (`isTTY`, `columns`) or as a log file. */
 function fakeStream(tty: boolean, columns = 100): ProgressStream & { text(): string } {

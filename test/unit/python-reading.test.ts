@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readFilters } from '../src/answer/filter-form.ts';
-import { orderingTerms } from '../src/answer/ordering-terms.ts';
-import { pageQuery, quotePlus, compareCodePoints } from '../src/render/query-string.ts';
-import { queryFieldCount, queryPairs } from '../src/routing/query-pairs.ts';
-import { integerDigits, pythonDecimal, pythonInt } from '../src/routing/python-text.ts';
+import { readFilters } from '../../src/answer/filter-form.ts';
+import { orderingTerms } from '../../src/answer/ordering-terms.ts';
+import { pageQuery, quotePlus, compareCodePoints } from '../../src/render/query-string.ts';
+import { queryFieldCount, queryPairs } from '../../src/routing/query-pairs.ts';
+import { integerDigits, pythonDecimal, pythonInt } from '../../src/routing/python-text.ts';
 
 /**
  * Where code runs, the mirror reads a request as the live service's Python does (contract section 9).

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { clientBody, formatSuffix, pageBody, registrantBody } from '../src/render/bodies.ts';
-import { jsonText } from '../src/json-text.ts';
-import { listUrl, pageLinkJson } from '../src/render/links.ts';
-import { clientFields, registrantFields } from '../src/ingest/record-fields.ts';
+import { clientBody, formatSuffix, pageBody, registrantBody } from '../../src/render/bodies.ts';
+import { jsonText } from '../../src/json-text.ts';
+import { listUrl, pageLinkJson } from '../../src/render/links.ts';
+import { clientFields, registrantFields } from '../../src/ingest/record-fields.ts';
 
 const base = 'http://mirror.test';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRewriteMap } from '../src/plan/rewrite-map-builder.ts';
-import { resolveRequest } from '../src/routing/resolve-request.ts';
+import { createRewriteMap } from '../../src/plan/rewrite-map-builder.ts';
+import { resolveRequest } from '../../src/routing/resolve-request.ts';
 
 const map = createRewriteMap({ baseUrl: 'http://mirror.test', formats: ['', 'api', 'json'], clients: 1000, registrants: 10, filters: [] });
 const get = (target: string, method = 'GET') => resolveRequest(map, method, target);

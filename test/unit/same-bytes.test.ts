@@ -1,8 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { createAnswerer } from '../src/answer/answerer.ts';
-import { ALL_SETS } from './support/conformance.ts';
+import { createAnswerer } from '../../src/answer/answerer.ts';
+import { ALL_SETS } from '../support/conformance.ts';
 
 /**
  * One renderer, two ways of answering (contract section 9, last point): every page and record file a

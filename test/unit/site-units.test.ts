@@ -1,21 +1,21 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FILTERS, FILTER_NAMES, LIST_PATH, ORDERINGS, type Format } from '../src/contract.ts';
-import { filterChoices } from '../src/choices/filter-choices.ts';
-import { filterCodes } from '../src/ingest/read-client-rows.ts';
-import { clientFields, registrantFields } from '../src/ingest/record-fields.ts';
-import { validateClient } from '../src/ingest/validate-record.ts';
-import { valueCounts } from '../src/plan/filter-plans.ts';
-import { lastPageFor } from '../src/plan/page-count.ts';
-import type { RewriteMap } from '../src/plan/rewrite-map.ts';
-import { createRewriteMap } from '../src/plan/rewrite-map-builder.ts';
-import { listPageFile } from '../src/plan/site-layout.ts';
-import { siteUnits, unitFolders, type SiteUnit } from '../src/plan/site-units.ts';
-import { assemblePage, listPageParts } from '../src/render/bodies.ts';
-import { unitFiles } from '../src/render/site-files.ts';
-import { RecordStore } from '../src/store/record-store.ts';
-import { clientRecord } from './support/records.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { FILTERS, FILTER_NAMES, LIST_PATH, ORDERINGS, type Format } from '../../src/contract.ts';
+import { filterChoices } from '../../src/choices/filter-choices.ts';
+import { filterCodes } from '../../src/ingest/read-client-rows.ts';
+import { clientFields, registrantFields } from '../../src/ingest/record-fields.ts';
+import { validateClient } from '../../src/ingest/validate-record.ts';
+import { valueCounts } from '../../src/plan/filter-plans.ts';
+import { lastPageFor } from '../../src/plan/page-count.ts';
+import type { RewriteMap } from '../../src/plan/rewrite-map.ts';
+import { createRewriteMap } from '../../src/plan/rewrite-map-builder.ts';
+import { listPageFile } from '../../src/plan/site-layout.ts';
+import { siteUnits, unitFolders, type SiteUnit } from '../../src/plan/site-units.ts';
+import { assemblePage, listPageParts } from '../../src/render/bodies.ts';
+import { unitFiles } from '../../src/render/site-files.ts';
+import { RecordStore } from '../../src/store/record-store.ts';
+import { clientRecord } from '../support/records.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 /**
  * The lists of a filter with a choice list are cut from the unfiltered list's pass (one read of the

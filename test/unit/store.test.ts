@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FILTERS, FILTER_NAMES, ORDERINGS, type Ordering } from '../src/contract.ts';
-import { filterCodes } from '../src/ingest/read-client-rows.ts';
-import { clientFields, registrantFields } from '../src/ingest/record-fields.ts';
-import { validateClient } from '../src/ingest/validate-record.ts';
-import { RecordStore } from '../src/store/record-store.ts';
-import { clientRecord } from './support/records.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { FILTERS, FILTER_NAMES, ORDERINGS, type Ordering } from '../../src/contract.ts';
+import { filterCodes } from '../../src/ingest/read-client-rows.ts';
+import { clientFields, registrantFields } from '../../src/ingest/record-fields.ts';
+import { validateClient } from '../../src/ingest/validate-record.ts';
+import { RecordStore } from '../../src/store/record-store.ts';
+import { clientRecord } from '../support/records.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 let temp: ReturnType<typeof tempFolder>;
 let store: RecordStore;

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ThreadWriter, nodeThreadIO, type ThreadIO } from '../src/write/thread-writer.ts';
-import { tempFolder } from './support/temp-folder.ts';
+import { ThreadWriter, nodeThreadIO, type ThreadIO } from '../../src/write/thread-writer.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 /** The writer's file system calls, counted by name. */
 function countingIO(): { io: ThreadIO; calls: Record<string, number> } {

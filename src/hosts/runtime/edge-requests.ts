@@ -1,5 +1,5 @@
-import type { Answerer } from '../answer/answerer.ts';
-import { API_HEADERS } from '../contract.ts';
+import type { Answerer } from '../../answer/answerer.ts';
+import { API_HEADERS } from '../../contract.ts';
 
 /**
  * What every host that runs the answerer does with the Fetch API (Cloudflare's Worker, Netlify's

@@ -1,6 +1,6 @@
 import { createAnswerer } from '../../answer/answerer.ts';
 import { BUNDLE_FOLDER } from '../../bundle/bundle-manifest.ts';
-import { answerRequest, bundleFileFrom } from '../edge-requests.ts';
+import { answerRequest, bundleFileFrom } from './edge-requests.ts';
 
 /**
  * The Netlify Edge Function (Deno) around the answerer: every request but the bundle's own files runs

@@ -1,5 +1,5 @@
 import { createAnswerer } from '../../answer/answerer.ts';
-import { answerRequest, bundleFileFrom } from '../edge-requests.ts';
+import { answerRequest, bundleFileFrom } from '../runtime/edge-requests.ts';
 
 /**
  * Vercel Routing Middleware (formerly Edge Middleware) around the answerer: every request the

@@ -1,6 +1,6 @@
-import { createAnswerer, type Answerer } from '../../answer/answerer.ts';
-import { BUNDLE_FOLDER } from '../../bundle/bundle-manifest.ts';
-import { answerRequest, bundleFileFrom } from '../edge-requests.ts';
+import { createAnswerer, type Answerer } from '../../../answer/answerer.ts';
+import { BUNDLE_FOLDER } from '../../../bundle/bundle-manifest.ts';
+import { answerRequest, bundleFileFrom } from '../../runtime/edge-requests.ts';
 
 /**
  * The Cloudflare Worker (ES module): every request answered as the live service answers it

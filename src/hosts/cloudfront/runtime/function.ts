@@ -1,6 +1,6 @@
-import type { ErrorAnswer, RewriteMap, ServedFilter } from '../../plan/rewrite-map.ts';
-import { decimalInteger } from '../../routing/filter-values.ts';
-import { lastValues, resolveRequest, splitTarget } from '../../routing/resolve-request.ts';
+import type { ErrorAnswer, RewriteMap, ServedFilter } from '../../../plan/rewrite-map.ts';
+import { decimalInteger } from '../../../routing/filter-values.ts';
+import { lastValues, resolveRequest, splitTarget } from '../../../routing/resolve-request.ts';
 
 /**
  * The CloudFront Function (viewer request, runtime cloudfront-js-2.0) around the router: it puts the
