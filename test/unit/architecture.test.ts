@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.ts';
@@ -64,6 +65,9 @@ const PACKAGE_OWNERS: Record<string, string | string[]> = {
   'serve-handler': 'preview',
   // Registered in the threads started from the TypeScript sources (worker-thread.ts).
   'tsx/esm/api': 'start-worker',
+  // The edge programs' bundler (hosts/program-bundler.ts), loaded only when it bundles: devDependencies.
+  esbuild: 'hosts',
+  typescript: 'hosts',
 };
 
 /** Rooms that only compute: no file system, no network. */
@@ -88,22 +92,49 @@ function importsOf(file: string): string[] {
 
 const files = sourceFiles(SRC);
 
+/** The files each file imports by a relative path, resolved. */
+const relativeImports = new Map(
+  files.map((file) => [file, importsOf(file).filter((specifier) => specifier.startsWith('.')).map((specifier) => path.resolve(path.dirname(file), specifier))]),
+);
+
+/**
+ * The run-time files: what the edge programs are bundled from, each host's runtime/ folder (and the
+ * edge hosts' shared one, hosts/runtime/). Build time, which reads the file system, lives beside them.
+ */
+const RUNTIME_FILES = files.filter((file) => path.relative(SRC, file).split(path.sep).includes('runtime') && roomOf(file) === 'hosts');
+
+/** A module of Node's, by either name (`node:fs`, `fs`, `fs/promises`): none exists where the edge programs run. */
+const isNodeModule = (specifier: string) => specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!);
+
+/**
+ * Every Node module that the entries reach, through their relative imports at any depth, as
+ * `file imports specifier`: the run-time files must reach none.
+ */
+function nodeImportsReached(entries: string[], importsOf: (file: string) => string[], relativeOf: (file: string) => string[]): string[] {
+  const found: string[] = [];
+  const seen = new Set<string>();
+  for (let queue = [...entries], file = queue.pop(); file !== undefined; file = queue.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const specifier of importsOf(file)) if (isNodeModule(specifier)) found.push(`${file} imports ${specifier}`);
+    queue.push(...relativeOf(file));
+  }
+  return found.sort();
+}
+
 /**
  * The circles in the graph of files joined by their relative imports (`import type` too: a type
  * shared through the file that dispatches to its readers still ties them in a knot). Each circle
  * once, from the file where the walk entered it, back to that file.
  */
 function importCircles(): string[][] {
-  const importsByFile = new Map(
-    files.map((file) => [file, importsOf(file).filter((specifier) => specifier.startsWith('.')).map((specifier) => path.resolve(path.dirname(file), specifier))]),
-  );
   const circles: string[][] = [];
   const done = new Set<string>();
   const walk = (file: string, trail: string[]): void => {
     const at = trail.indexOf(file);
     if (at >= 0) return void circles.push([...trail.slice(at), file]);
     if (done.has(file)) return;
-    for (const next of importsByFile.get(file) ?? []) walk(next, [...trail, file]);
+    for (const next of relativeImports.get(file) ?? []) walk(next, [...trail, file]);
     done.add(file);
   };
   for (const file of files) walk(file, []);
@@ -122,6 +153,29 @@ describe('architecture of src/', () => {
   it('leaves the exit code to src/cli.ts: the library never exits, whoever calls it', () => {
     const exiting = files.filter((file) => roomOf(file) !== 'cli' && /process\.(exit\b|exitCode\b)/.test(readFileSync(file, 'utf8')));
     expect(exiting.map((file) => path.relative(SRC, file))).toEqual([]);
+  });
+
+  it('keeps Node out of the run time: no run-time file reaches a Node module, through any import', () => {
+    expect(RUNTIME_FILES.map((file) => path.relative(SRC, file))).toEqual(
+      expect.arrayContaining(['hosts/cloudflare/runtime/worker.ts', 'hosts/cloudfront/runtime/function.ts', 'hosts/runtime/fetch-handler.ts']),
+    );
+    const reached = nodeImportsReached(RUNTIME_FILES, importsOf, (file) => relativeImports.get(file) ?? []);
+    expect(reached.map((line) => line.replaceAll(`${SRC}${path.sep}`, ''))).toEqual([]);
+  });
+
+  it('finds a Node module that a run-time file reaches, by either name and at any depth', () => {
+    // A fixture graph: the entry imports a helper, which imports a module of Node's.
+    const graph: Record<string, { imports: string[]; relative: string[] }> = {
+      'runtime/entry.ts': { imports: ['./helper.ts', '../answer/answerer.ts'], relative: ['runtime/helper.ts', 'answer/answerer.ts'] },
+      'runtime/helper.ts': { imports: ['node:fs'], relative: [] },
+      'answer/answerer.ts': { imports: ['path', 'fs/promises', 'esbuild'], relative: [] },
+      'build/emit.ts': { imports: ['node:child_process'], relative: [] },
+    };
+    const check = (entries: string[]) => nodeImportsReached(entries, (file) => graph[file]!.imports, (file) => graph[file]!.relative);
+    expect(check(['runtime/entry.ts'])).toEqual(['answer/answerer.ts imports fs/promises', 'answer/answerer.ts imports path', 'runtime/helper.ts imports node:fs']);
+    expect(check(['runtime/helper.ts'])).toEqual(['runtime/helper.ts imports node:fs']);
+    // Build time may use Node: it is no run-time file's import.
+    expect(check(['answer/answerer.ts']).some((line) => line.startsWith('build/'))).toBe(false);
   });
 
   it('knows every room', () => {

@@ -1,33 +1,27 @@
 import { createAnswerer } from '../../answer/answerer.ts';
-import { BUNDLE_FOLDER } from '../../bundle/bundle-manifest.ts';
 import { answerRequest, bundleFileFrom } from './edge-requests.ts';
 
 /**
- * The Netlify Edge Function (Deno) around the answerer: every request but the bundle's own files runs
- * it (`EDGE_FUNCTION_CONFIG`), and the answerer reads the query bundle as the site's static files, over
- * HTTP from the same site, as SvelteKit's Netlify adapter reads its assets (edge-requests.ts).
- * scripts/generate-host-programs.ts bundles this file with the answerer into
- * edge-function.generated.js. Not imported by anything at run time.
+ * The Fetch-handler entry, one program for two platforms whose signature is `(request) => Response`:
+ * the Netlify Edge Function (Deno, which also passes a `Context` this ignores) and Vercel's Routing
+ * Middleware (edge runtime). Every request they route here is answered as the live service answers it
+ * (contract section 9) by the answerer, which reads the query bundle as the deploy's own static files,
+ * over HTTP from the request's origin, as SvelteKit's Netlify adapter reads its assets. Each platform's
+ * `config` (the paths it runs for, leaving the bundle's files to static serving so that the reads never
+ * come back here) is a literal its emitter writes in front of this program, since both platforms read it
+ * from the source without running it.
+ *
+ * Bundled with the answerer by hosts/program-bundler.ts; never imported at run time by src/.
  */
 
-/** Netlify's `Context`: the function uses none of it, since it answers every request itself. */
-export type EdgeFunction = (request: Request, context: unknown) => Promise<Response>;
+// Any origin of the deploy serves the same files: the latest request's is as good as any, even for a
+// read made for another request still in flight.
+let origin = '';
 
-/**
- * Where the function runs (Netlify's inline `config`, URLPattern paths): every path, so that a path
- * outside the API gets the answerer's 404, except the bundle's files, which the function fetches
- * from the site itself and which must not come back into it.
- */
-export const EDGE_FUNCTION_CONFIG = { path: '/*', excludedPath: `/${BUNDLE_FOLDER}*` };
+// One answerer for the module instance (the isolate): it keeps the bundle's files it has read.
+const answerer = createAnswerer(async (file) => bundleFileFrom(await fetch(new URL(`/${file}`, origin)), file));
 
-export function netlifyEdgeFunction(): EdgeFunction {
-  // The site's origin, from the requests: whichever of its domains a request came by, it serves the
-  // files of this deploy, so a read may use the origin of another request in flight.
-  let origin = '';
-  // One answerer for the module instance: it keeps the bundle's files it has read.
-  const answerer = createAnswerer(async (file) => bundleFileFrom(await fetch(new URL(`/${file}`, origin)), file));
-  return (request) => {
-    origin = new URL(request.url).origin;
-    return answerRequest(answerer, request);
-  };
+export default function answer(request: Request): Promise<Response> {
+  origin = new URL(request.url).origin;
+  return answerRequest(answerer, request);
 }

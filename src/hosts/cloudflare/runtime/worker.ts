@@ -3,12 +3,12 @@ import { BUNDLE_FOLDER } from '../../../bundle/bundle-manifest.ts';
 import { answerRequest, bundleFileFrom } from '../../runtime/edge-requests.ts';
 
 /**
- * The Cloudflare Worker (ES module): every request answered as the live service answers it
- * (contract section 9) by the answerer, over the query bundle uploaded as the Worker's static assets
- * (the build's bundle/ folder, alone). The Worker runs first on every request
+ * The Cloudflare Worker (ES module, `export default { fetch }`): every request answered as the live
+ * service answers it (contract section 9) by the answerer, over the query bundle uploaded as the
+ * Worker's static assets (the build's bundle/ folder, alone). The Worker runs first on every request
  * (`assets.run_worker_first`), so no asset is ever served by its own path; it reads the bundle's files
- * through the `ASSETS` binding. scripts/generate-host-programs.ts bundles this file with the answerer
- * into worker.generated.js; cloudflare.ts emits it. Not imported by anything at run time.
+ * through the `ASSETS` binding. Bundled with the answerer by hosts/program-bundler.ts; cloudflare.ts
+ * emits it.
  */
 
 /** The static assets binding: a fetcher that answers GETs from the uploaded folder. */
@@ -20,16 +20,15 @@ export interface WorkerEnv {
   ASSETS: AssetsBinding;
 }
 
-export function cloudflareWorker(): { fetch(request: Request, env: WorkerEnv): Promise<Response> } {
-  // One answerer per isolate: the bundle's files it has read stay for the isolate's next requests.
-  let answerer: Answerer | undefined;
-  return {
-    fetch(request, env) {
-      answerer ??= createAnswerer((file) => readAsset(env.ASSETS, file));
-      return answerRequest(answerer, request);
-    },
-  };
-}
+// One answerer per isolate: the bundle's files it has read stay for the isolate's next requests.
+let answerer: Answerer | undefined;
+
+export default {
+  fetch(request: Request, env: WorkerEnv): Promise<Response> {
+    answerer ??= createAnswerer((file) => readAsset(env.ASSETS, file));
+    return answerRequest(answerer, request);
+  },
+};
 
 /** A file of the bundle (`bundle/...`), from the assets uploaded from the bundle folder; undefined when there is none. */
 async function readAsset(assets: AssetsBinding, file: string): Promise<Uint8Array | undefined> {
