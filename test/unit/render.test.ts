@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientBody, formatSuffix, pageBody, registrantBody } from '../../src/render/bodies.ts';
+import { assemblePage, clientBody, formatSuffix, pageHead, registrantBody } from '../../src/render/bodies.ts';
 import { jsonText } from '../../src/json-text.ts';
 import { listUrl, pageLinkJson } from '../../src/render/links.ts';
 import { clientFields, registrantFields } from '../../src/ingest/record-fields.ts';
@@ -57,7 +57,7 @@ describe('bodies', () => {
   });
 
   it('writes an empty data set as one empty page', () => {
-    expect(pageBody(0, 'null', 'null', [])).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
+    expect(assemblePage({ head: pageHead(0, 'null', 'null'), results: [] })).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
   });
 });
 
