@@ -9,7 +9,7 @@ import { planFilter } from './plan/filter-plans.ts';
 import { listRoute } from './plan/rewrite-map.ts';
 import { createRewriteMap } from './plan/rewrite-map-builder.ts';
 import { bundleFileCount } from './plan/bundle-layout.ts';
-import { packFileCount, planRegistrantPacks, textHash, type RegistrantDigest } from './plan/registrant-packs.ts';
+import { packFileCount, planRegistrantPacks, textHash, type RegistrantDigest } from './bundle/registrant-packs.ts';
 import { previousBase } from './produce/previous-bundle.ts';
 import { siteFileCount, siteUnits } from './plan/site-units.ts';
 import { produceSite } from './produce/produce-site.ts';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, type BundleManifest } from '../bundle/bundle-manifest.ts';
 import { decodeRegistrantDigests } from '../bundle/registrant-digests.ts';
-import type { PackEntry, RegistrantDigest } from '../plan/registrant-packs.ts';
+import type { PackEntry, RegistrantDigest } from '../bundle/registrant-packs.ts';
 import type { PreviousPacks } from '../render/bundle-files.ts';
 
 /**

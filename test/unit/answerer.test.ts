@@ -12,7 +12,7 @@ import { searchText } from '../../src/bundle/search-text.ts';
  */
 describe('the answerer over the query bundle of exact-3k', () => {
   const dir = () => inject('builtSets')['exact-3k']!;
-  const read = async (file: string) => readFileSync(path.join(dir(), file));
+  const read = async (file: string) => readFileSync(path.join(dir(), 'bundle', file));
   const records = (): { name: string }[] =>
     readFileSync(new URL('../conformance-sets/exact-3k/input.ndjson', import.meta.url), 'utf8')
       .trim()

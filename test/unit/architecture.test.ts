@@ -21,7 +21,7 @@ const ALLOWED: Record<string, string[]> = {
   // The library's entry (what `import ... from 'lda-clients-mirror'` gives): the commands' functions.
   index: ['build', 'config', 'preview', 'report', 'check', 'hosts', 'built-folder', 'sync', 'write', 'plan'],
   // The build plans (plan) and leaves the rendering to the render threads (produce): it imports no render.
-  build: ['config', 'ingest', 'store', 'plan', 'produce', 'write', 'report', 'check', 'hosts', 'choices'],
+  build: ['config', 'ingest', 'store', 'plan', 'bundle', 'produce', 'write', 'report', 'check', 'hosts', 'choices'],
   // The build's verifier knows the units the render threads take (plan) and the pages they render (render), and is run by them (produce).
   check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest', 'render', 'answer'],
   config: [],
@@ -33,7 +33,7 @@ const ALLOWED: Record<string, string[]> = {
   render: ['plan', 'store', 'bundle'],
   routing: ['plan'],
   // The query bundle's files, as data: written by render/, read by answer/.
-  bundle: ['plan'],
+  bundle: [],
   // The answerer where code runs (contract section 9): reads the bundle, renders with render/'s bodies, reads requests with routing/.
   answer: ['bundle', 'render', 'routing'],
   // Each render thread verifies (check) and writes (write) what it renders.
@@ -45,7 +45,8 @@ const ALLOWED: Record<string, string[]> = {
   hosts: ['plan', 'routing', 'answer', 'bundle'],
   // A full sync's progress line says the time left (report/time-left.ts).
   sync: ['config', 'report'],
-  'built-folder': ['plan'],
+  // A built folder's rewrite map and query bundle, as the commands that serve or check one read them.
+  'built-folder': ['plan', 'bundle'],
   report: [],
   // How a module of src/ is started as a worker thread, from the sources or compiled.
   'worker-thread': [],

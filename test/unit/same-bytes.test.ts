@@ -13,7 +13,7 @@ import { ALL_SETS } from '../support/conformance.ts';
 describe.each(ALL_SETS)('the answerer over the query bundle of %s', (set) => {
   it('answers every precomputed page and record with the file\'s bytes', async () => {
     const dir = inject('builtSets')[set]!;
-    const answerer = createAnswerer(async (file) => readFileSync(path.join(dir, file)));
+    const answerer = createAnswerer(async (file) => readFileSync(path.join(dir, 'bundle', file)));
     const files = readdirSync(path.join(dir, 'api'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.json'));
     expect(files.length).toBeGreaterThan(1000);
     const differing: string[] = [];

@@ -1,4 +1,5 @@
 import { createAnswerer } from '../../answer/answerer.ts';
+import { BUNDLE_FOLDER } from '../../bundle/bundle-manifest.ts';
 import { answerRequest, bundleFileFrom } from './edge-requests.ts';
 
 /**
@@ -19,7 +20,8 @@ import { answerRequest, bundleFileFrom } from './edge-requests.ts';
 let origin = '';
 
 // One answerer for the module instance (the isolate): it keeps the bundle's files it has read.
-const answerer = createAnswerer(async (file) => bundleFileFrom(await fetch(new URL(`/${file}`, origin)), file));
+// The bundle is the deploy's /bundle/ (the emitted `public/bundle/`).
+const answerer = createAnswerer(async (file) => bundleFileFrom(await fetch(new URL(`/${BUNDLE_FOLDER}${file}`, origin)), file));
 
 export default function answer(request: Request): Promise<Response> {
   origin = new URL(request.url).origin;

@@ -1,5 +1,4 @@
 import { createAnswerer, type Answerer } from '../../../answer/answerer.ts';
-import { BUNDLE_FOLDER } from '../../../bundle/bundle-manifest.ts';
 import { answerRequest, bundleFileFrom } from '../../runtime/edge-requests.ts';
 
 /**
@@ -30,8 +29,7 @@ export default {
   },
 };
 
-/** A file of the bundle (`bundle/...`), from the assets uploaded from the bundle folder; undefined when there is none. */
+/** A file of the bundle, from the assets uploaded from the bundle folder; undefined when there is none. */
 async function readAsset(assets: AssetsBinding, file: string): Promise<Uint8Array | undefined> {
-  if (!file.startsWith(BUNDLE_FOLDER)) return undefined;
-  return bundleFileFrom(await assets.fetch(new Request(`https://assets.invalid/${file.slice(BUNDLE_FOLDER.length)}`)), file);
+  return bundleFileFrom(await assets.fetch(new Request(`https://assets.invalid/${file}`)), file);
 }
