@@ -1,16 +1,16 @@
-import type Database from 'better-sqlite3';
+import type { RecordStore } from '../store/record-store.ts';
 
 /**
  * The previous build's files, from its manifest, in the store's table `previous_files`: what each
  * file of this build is compared with, to link an unchanged one instead of writing it, and what
  * tells which files the new build no longer has. Over a connection of the store
- * (`RecordStore.previousFiles`): a render thread looks files up through the connection it reads
+ * (`RecordStore.prepare`): a render thread looks files up through the connection it reads
  * clients by, within its one small cache, not a second one.
  */
 export class PreviousFiles {
-  private readonly insert: Database.Statement;
+  private readonly insert;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: RecordStore) {
     this.insert = db.prepare('INSERT OR REPLACE INTO previous_files (path, size, hash) VALUES (?, ?, ?)');
   }
 

@@ -7,11 +7,12 @@ import path from 'node:path';
 import { workerData } from 'node:worker_threads';
 import { RecordStore } from '../store/record-store.ts';
 import { MANIFEST_FILE, readManifestBatches } from '../write/manifest.ts';
+import { PreviousFiles } from './previous-files.ts';
 import type { CompareThreadData } from './previous-manifest.ts';
 
 const { storeFile, previousDir } = workerData as CompareThreadData;
 const store = RecordStore.open(storeFile);
-const previousFiles = store.previousFiles();
+const previousFiles = new PreviousFiles(store);
 try {
   for await (const batch of readManifestBatches(previousDir)) {
     store.transaction(() => batch.forEach((entry) => previousFiles.add(entry.path, entry.size, entry.hash)));

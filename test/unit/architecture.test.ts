@@ -21,7 +21,7 @@ const ALLOWED: Record<string, string[]> = {
   // The library's entry (what `import ... from 'lda-clients-mirror'` gives): the commands' functions.
   index: ['build', 'config', 'preview', 'report', 'check', 'hosts', 'built-folder', 'sync', 'write', 'plan'],
   // The build plans (plan) and leaves the rendering to the render threads (produce): it imports no render.
-  build: ['config', 'ingest', 'store', 'plan', 'bundle', 'produce', 'write', 'report', 'check', 'hosts', 'choices'],
+  build: ['config', 'ingest', 'store', 'plan', 'bundle', 'previous', 'produce', 'write', 'report', 'check', 'hosts', 'choices'],
   // The build's verifier knows the units the render threads take (plan) and the pages they render (render), and is run by them (produce).
   check: ['built-folder', 'plan', 'routing', 'store', 'write', 'ingest', 'render', 'answer'],
   config: [],
@@ -37,7 +37,9 @@ const ALLOWED: Record<string, string[]> = {
   // The answerer where code runs (contract section 9): reads the bundle, renders with render/'s bodies, reads requests with routing/.
   answer: ['bundle', 'render', 'routing'],
   // Each render thread verifies (check) and writes (write) what it renders.
-  produce: ['render', 'store', 'plan', 'check', 'write', 'worker-thread', 'bundle'],
+  produce: ['render', 'store', 'plan', 'check', 'write', 'worker-thread', 'bundle', 'previous'],
+  // What a build knows of the one before it: its files (a table of the store, read in a thread of its own from its manifest) and its bundle's packs.
+  previous: ['store', 'write', 'worker-thread', 'bundle', 'render'],
   write: ['plan', 'store', 'config'],
   // The preview in workerd runs the Worker that the Cloudflare host emits.
   preview: ['routing', 'plan', 'built-folder', 'answer', 'hosts'],

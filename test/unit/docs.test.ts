@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedFixtureExists } from '../support/shared-fixtures.ts';
 import { REPO_ROOT } from '../support/cli.ts';
 import { spawnAsync } from '../support/spawn-async.ts';
 
@@ -21,7 +22,7 @@ const documents = ['README.md', 'BENCHMARKS.md', ...readdirSync(DOCS).filter((na
 const { scripts, bin } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; bin: Record<string, string> };
 
 describe('the documentation', () => {
-  it.skipIf(!existsSync(SHARED_CONTRACT))('docs/contract.md is byte-identical to ../shared/spec/contract.md', () => {
+  it.skipIf(!sharedFixtureExists(SHARED_CONTRACT))('docs/contract.md is byte-identical to ../shared/spec/contract.md', () => {
     expect(readFileSync(path.join(DOCS, 'contract.md')).equals(readFileSync(SHARED_CONTRACT)), 'copy ../shared/spec/contract.md to docs/contract.md').toBe(true);
   });
 

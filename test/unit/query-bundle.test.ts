@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeIndexSegment, encodeIndexSegment, type SegmentRow } from '../../src/bundle/index-segment.ts';
 import { decodePostingListInto, encodePostingLists, intersectInPlace, postingEntry, postingListBytes, type PostingLists } from '../../src/bundle/posting-lists.ts';
@@ -7,6 +7,7 @@ import { decodeSections, encodeSections } from '../../src/bundle/sections.ts';
 import { searchText } from '../../src/bundle/search-text.ts';
 import { UPPER_CASE_PAIRS } from '../../src/bundle/upper-case-pairs.ts';
 import { segmentRanges, startsChunk } from '../../src/plan/bundle-layout.ts';
+import { sharedFixtureExists } from '../support/shared-fixtures.ts';
 
 describe('the query bundle files read back as written', () => {
   it('sections: fields and typed arrays, at any offset of the memory they come in', () => {
@@ -110,7 +111,7 @@ describe('the query bundle layout', () => {
 
 describe('the upper-casing of name searches', () => {
   const fixture = new URL('../../../shared/fixtures/upper-case-map.json', import.meta.url);
-  it.skipIf(!existsSync(fixture))('is the shared table, pair for pair', () => {
+  it.skipIf(!sharedFixtureExists(fixture))('is the shared table, pair for pair', () => {
     const shared = (JSON.parse(readFileSync(fixture, 'utf8')) as { pairs: [number, number][] }).pairs.flat();
     expect(UPPER_CASE_PAIRS).toEqual(shared);
   });
