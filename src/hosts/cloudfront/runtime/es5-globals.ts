@@ -1,7 +1,7 @@
 /**
  * What the router (src/routing/resolve-request.ts) uses from JavaScript beyond what CloudFront
  * Functions' runtime (cloudfront-js-2.0) documents: no `Map`, no `URLSearchParams`, no
- * `Object.hasOwn`. scripts/generate-host-programs.ts puts these in their place when it bundles the
+ * `Object.hasOwn`. hosts/program-bundler.ts puts these in their place when it bundles the
  * router into the CloudFront Function (esbuild `define` renames the router's uses, `inject` adds
  * these), so the function runs the router's own code. They have names of their own so that the
  * function, whose declarations are global, does not replace the runtime's built-ins. Each does

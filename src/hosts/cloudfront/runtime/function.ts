@@ -15,9 +15,9 @@ import { lastValues, resolveRequest, splitTarget } from '../../../routing/resolv
  * value has no lists: their first page is then the router's `missing` answer (the empty list).
  *
  * Reading the store is asynchronous and the router is not, so the work goes in rounds: `routeRequest`
- * says which keys it still needs, the async `handler` that scripts/generate-host-programs.ts writes
+ * says which keys it still needs, the async `handler` (./handler.ts) that the bundler puts
  * around it reads them one by one (the documentation advises `await` over Promise combinators), and
- * asks again, until it has an answer. scripts/generate-host-programs.ts bundles this file with the
+ * asks again, until it has an answer. hosts/program-bundler.ts bundles this file with the
  * router into ES5; at emit time only `MAP_KEY` is read from it (key-value-store.ts).
  *
  * The distribution's custom error responses answer a missing record (an id no record has), with the
