@@ -82,7 +82,7 @@ export class RecordStore {
    * previous build's files (previous/previous-files.ts), looked up by a render thread through the
    * connection it reads clients by, within its one small cache.
    */
-  prepare(sql: string) {
+  prepare(sql: string): Database.Statement {
     return this.db.prepare(sql);
   }
 
