@@ -4,11 +4,12 @@
  * build (beside another revision's build of the same input, with --baseline), the floor (the same
  * tree written from one buffer), a rebuild with no change and a rebuild after a nightly-sized change;
  * then the answerer's CPU time per request on a mix of real programs' searches, and the preview's
- * throughput on one core on that mix and on list pages, beside nginx's. Medians go to BENCHMARKS.md
- * with the machine, the date and the command.
+ * throughput on one core on that mix and on list pages, beside nginx's. Prints the medians with the
+ * machine, the date and the command (and writes them to a file with --report); BENCHMARKS.md's tables
+ * are updated from them by hand, one row a figure.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -54,7 +55,7 @@ if (values.help) {
   --skip-preview   leave out the preview throughput measure
   --skip-answerer  leave out the answerer's CPU time per request, reads and hostile requests
   --phases list    which build measures to run, from build,floor,unchanged,nightly (default: all)
-  --report file    where to add the results (default BENCHMARKS.md)`);
+  --report file    also write the report to this file (BENCHMARKS.md's tables are updated by hand)`);
   process.exit(0);
 }
 
@@ -319,8 +320,7 @@ const previewFigures = values['skip-preview'] ? undefined : await measurePreview
 removeRunTreesInBackground();
 const section = report(figures, previewFigures, answerer, mix);
 console.log(section);
-const reportFile = values.report ?? 'BENCHMARKS.md';
-const previous = existsSync(reportFile) ? readFileSync(reportFile, 'utf8') : '# Benchmarks\n\nWritten by `npm run bench` (see scripts/bench.ts); newest first.\n\n';
-const [head, ...rest] = previous.split(/\n(?=## )/);
-writeFileSync(reportFile, [head!.trimEnd(), '', section, ...rest].join('\n'));
-log(`added to ${reportFile}`);
+if (values.report !== undefined) {
+  writeFileSync(values.report, `${section}\n`);
+  log(`written to ${values.report}`);
+}

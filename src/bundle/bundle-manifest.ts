@@ -1,5 +1,5 @@
 import type { Format } from '../contract.ts';
-import type { PackEntry } from '../plan/registrant-packs.ts';
+import type { PackEntry } from './registrant-packs.ts';
 
 /**
  * The query bundle: what the answerer reads to answer any request where code runs (contract section
@@ -14,7 +14,9 @@ import type { PackEntry } from '../plan/registrant-packs.ts';
  */
 export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@1';
 export const BUNDLE_FOLDER = 'bundle/';
-export const BUNDLE_MANIFEST = `${BUNDLE_FOLDER}manifest.json`;
+/** The manifest's name in the bundle folder: what a reader of the bundle (`ReadFile`) opens first. */
+export const MANIFEST_FILE = 'manifest.json';
+export const BUNDLE_MANIFEST = `${BUNDLE_FOLDER}${MANIFEST_FILE}`;
 
 export interface BundleManifest {
   format: typeof BUNDLE_FORMAT;
@@ -37,7 +39,7 @@ export interface BundleManifest {
   /** The base packs by id range, then the overlay, which holds the newer text of any registrant it has. */
   registrantPacks: PackEntry[];
   registrantOverlay: string | null;
-  /** The digests of the base's registrants, for the next build's plan of its packs (plan/registrant-packs.ts). */
+  /** The digests of the base's registrants, for the next build's plan of its packs (bundle/registrant-packs.ts). */
   registrantDigests: string;
 }
 

@@ -8,7 +8,7 @@ import { encodeRegistrantIndex } from '../bundle/registrant-index.ts';
 import { searchText } from '../bundle/search-text.ts';
 import { sortedIndexOf } from '../bundle/sorted-arrays.ts';
 import { segmentRanges, startsChunk } from '../plan/bundle-layout.ts';
-import { textHash, type PackPlan } from '../plan/registrant-packs.ts';
+import { textHash, type PackPlan } from '../bundle/registrant-packs.ts';
 import type { BundleRows } from '../store/bundle-rows.ts';
 
 /**
@@ -126,7 +126,7 @@ function nameOrderFile(source: BundleRows, manifest: BundleManifest, ids: Float6
 
 /**
  * The registrant index (ids and names, for `registrant_name`), and their texts in packs as the plan
- * says (plan/registrant-packs.ts): a new base cut where the plan cuts it, with its digests; or the
+ * says (bundle/registrant-packs.ts): a new base cut where the plan cuts it, with its digests; or the
  * previous base's files as they were, and an overlay of the registrants the plan names.
  */
 function* registrantFiles(source: BundleRows, manifest: BundleManifest, plan: PackPlan, previous: PreviousPacks | undefined): Generator<BundleFile> {
