@@ -19,11 +19,14 @@ export interface MemoryStage {
   stage: string;
   requests: number;
   seconds: number;
-  /** Answers that were not a 200. */
+  /** Answers that were not a 200, and the first of them. */
   failed: number;
+  firstFailure?: string;
   rss: number;
   heapUsed?: number;
   heapTotal?: number;
+  /** The isolate's ArrayBuffers outside its V8 heap. */
+  buffers?: number;
 }
 
 export interface MemoryFigures {
@@ -40,23 +43,29 @@ const stages: [string, string[]][] = [
   [`then ${sequence.matching.length.toLocaleString('en-US')} unique searches that match`, sequence.matching],
 ];
 
-/** The targets sent `IN_FLIGHT` at a time; the count of answers that were not a 200. */
-async function send(targets: string[], get: (target: string) => Promise<number>): Promise<number> {
+/** The targets sent `IN_FLIGHT` at a time; the answers that were not a 200. */
+async function send(targets: string[], get: (target: string) => Promise<number>): Promise<{ failed: number; firstFailure?: string }> {
   let next = 0;
   let failed = 0;
+  let firstFailure: string | undefined;
   const lane = async () => {
-    while (next < targets.length) if ((await get(targets[next++]!)) !== 200) failed++;
+    while (next < targets.length) {
+      const target = targets[next++]!;
+      const status = await get(target);
+      if (status !== 200) firstFailure ??= `${status} ${target}`;
+      if (status !== 200) failed++;
+    }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-  return failed;
+  return { failed, firstFailure };
 }
 
-async function run(get: (target: string) => Promise<number>, snapshot: () => Promise<Omit<MemoryStage, 'stage' | 'requests' | 'seconds' | 'failed'>>, log: string): Promise<MemoryStage[]> {
+async function run(get: (target: string) => Promise<number>, snapshot: () => Promise<Omit<MemoryStage, 'stage' | 'requests' | 'seconds' | 'failed' | 'firstFailure'>>, log: string): Promise<MemoryStage[]> {
   const figures: MemoryStage[] = [{ stage: 'started, no request yet', requests: 0, seconds: 0, failed: 0, ...(await snapshot()) }];
   for (const [stage, targets] of stages) {
     const start = performance.now();
-    const failed = await send(targets, get);
-    figures.push({ stage, requests: targets.length, seconds: (performance.now() - start) / 1000, failed, ...(await snapshot()) });
+    const failures = await send(targets, get);
+    figures.push({ stage, requests: targets.length, seconds: (performance.now() - start) / 1000, ...failures, ...(await snapshot()) });
     console.error(`[bench] memory, ${log}: ${stage}: RSS ${(figures.at(-1)!.rss / 2 ** 20).toFixed(1)} MiB`);
   }
   return figures;
@@ -68,7 +77,7 @@ async function measureWorkerd(): Promise<MemoryStage[]> {
     const get = async (target: string) => (await isolate.fetch(target)).status;
     return await run(get, async () => {
       const heap = await isolate.heap();
-      return { rss: residentBytes(isolate.pid), heapUsed: heap.used, heapTotal: heap.total };
+      return { rss: residentBytes(isolate.pid), heapUsed: heap.used, heapTotal: heap.total, buffers: heap.buffers };
     }, 'workerd');
   } finally {
     await isolate.close();

@@ -18,11 +18,19 @@ import { cloudflare } from '../../src/hosts/cloudflare/cloudflare.ts';
  * it and the file reads of the assets service; a Worker that only reads the same files pays those too,
  * so the difference of the two is the answer's own work.
  */
+export interface IsolateHeap {
+  /** The V8 heap in use, and reserved. */
+  used: number;
+  total: number;
+  /** The ArrayBuffers' memory outside the V8 heap: the bundle files read and decoded live there. */
+  buffers: number;
+}
+
 export interface WorkerdIsolate {
   pid: number;
   fetch(target: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: string }>;
-  /** The V8 heap of the Worker's isolate, in use and reserved, in bytes (the inspector's `Runtime.getHeapUsage`). */
-  heap(): Promise<{ used: number; total: number }>;
+  /** The Worker isolate's memory, in bytes (the inspector's `Runtime.getHeapUsage`). */
+  heap(): Promise<IsolateHeap>;
   close(): Promise<void>;
 }
 
@@ -109,21 +117,22 @@ export function residentBytes(pid: number): number {
 /**
  * The heap of the Worker's isolate through workerd's inspector (the Chrome DevTools protocol, on the
  * socket `inspectorPort` opens; the Worker, unnamed, is its target `core:user:`):
- * `Runtime.getHeapUsage`, the V8 heap in use and reserved. (workerd leaves
+ * `Runtime.getHeapUsage`, the V8 heap in use and reserved, and the ArrayBuffers' backing stores. (workerd leaves
  * `HeapProfiler.collectGarbage` unanswered, so no collection is forced first.) Node 20's WebSocket
  * needs `--experimental-websocket` (the bench runs this in a child with it).
  */
-async function inspectHeap(inspectorUrl: string): Promise<{ used: number; total: number }> {
+async function inspectHeap(inspectorUrl: string): Promise<IsolateHeap> {
   const socket = new WebSocket(`${inspectorUrl.replace(/\/$/, '')}/core:user:`);
   await new Promise((resolve, reject) => ((socket.onopen = resolve), (socket.onerror = reject)));
-  const reply = new Promise<{ usedSize: number; totalSize: number }>((resolve) => {
+  type Usage = { usedSize: number; totalSize: number; backingStorageSize: number };
+  const reply = new Promise<Usage>((resolve) => {
     socket.onmessage = (event) => {
-      const message = JSON.parse(String(event.data)) as { id?: number; result?: { usedSize: number; totalSize: number } };
+      const message = JSON.parse(String(event.data)) as { id?: number; result?: Usage };
       if (message.id === 1) resolve(message.result!);
     };
   });
   socket.send(JSON.stringify({ id: 1, method: 'Runtime.getHeapUsage' }));
-  const { usedSize, totalSize } = await reply;
+  const { usedSize, totalSize, backingStorageSize } = await reply;
   socket.close();
-  return { used: usedSize, total: totalSize };
+  return { used: usedSize, total: totalSize, buffers: backingStorageSize };
 }
