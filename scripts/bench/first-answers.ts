@@ -67,6 +67,8 @@ export const median = (numbers: number[]) => {
 };
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(2);
+/** The median, and the least and most, of one side's isolates: how far apart they are says how much the difference can be trusted. */
+const spread = (ms: number[]) => `${median(ms).toFixed(1)} (${Math.min(...ms).toFixed(1)}-${Math.max(...ms).toFixed(1)})`;
 
 /** The table as markdown rows, with issue 39's targets: at most 1 MiB, 30 files and 5 ms beyond the reads. */
 export function firstAnswerTable(answers: FirstAnswer[], isolates: number): string[] {
@@ -74,12 +76,12 @@ export function firstAnswerTable(answers: FirstAnswer[], isolates: number): stri
     const beyond = median(a.answerCpuMs) - median(a.readsCpuMs);
     const met = a.bytes <= 2 ** 20 && a.files <= 30 && beyond <= 5;
     const wrong = a.status !== 200 || !a.countRight ? ` (status ${a.status}${a.countRight ? '' : ', count differs from the input'})` : '';
-    return `| ${a.kind}${wrong} | ${a.files} | ${mib(a.bytes)} | ${median(a.answerCpuMs).toFixed(1)} | ${median(a.readsCpuMs).toFixed(1)} | ${beyond.toFixed(1)} | ${met ? 'met' : 'missed'} |`;
+    return `| ${a.kind}${wrong} | ${a.files} | ${mib(a.bytes)} | ${spread(a.answerCpuMs)} | ${spread(a.readsCpuMs)} | ${beyond.toFixed(1)} | ${met ? 'met' : 'missed'} |`;
   });
   return [
     `First answers in fresh workerd isolates (issue 39 point 4; scripts/bench/first-answers.ts): CPU is the workerd process's time on a CPU (schedstat, all threads) from the request to ${SETTLE_MS} ms after its body, median of ${isolates} isolates, each in a process of its own; "reads only" is the same Worker reading the same files and answering nothing. Targets: <= 30 files, <= 1 MiB, <= 5 ms beyond the reads.`,
     '',
-    '| first request | files | MiB | CPU, answering (ms) | CPU, reads only (ms) | CPU beyond the reads (ms) | targets |',
+    '| first request | files | MiB | CPU, answering (ms): median (least-most) | CPU, reads only (ms): median (least-most) | CPU beyond the reads (ms): difference of the medians | targets |',
     '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
