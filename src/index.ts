@@ -22,6 +22,7 @@ import { progressEvents, silentProgress, type Progress, type ProgressEvent } fro
 import { resolveSyncOptions, type SyncConfig, type SyncOptions } from './sync/sync-options.ts';
 import { sync as syncRecords, type SyncSummary } from './sync/sync.ts';
 import type { RetryEvent } from './sync/upstream.ts';
+import type { MovedNotice } from './sync/moved-upstream.ts';
 
 export { InputError, BuildBusyError, OptionsError, describeProblem, type InputProblem } from './errors.ts';
 export { UpstreamError } from './sync/upstream.ts';
@@ -34,6 +35,7 @@ export type { PreviewOptions, RunningPreview } from './preview/preview-server.ts
 export type { SyncConfig, SyncOptions } from './sync/sync-options.ts';
 export type { SyncSummary } from './sync/sync.ts';
 export type { RetryEvent } from './sync/upstream.ts';
+export type { MovedNotice } from './sync/moved-upstream.ts';
 
 /** How a long run reports its progress: a reporter (`terminalProgress()` for the command line's), or a listener of events. Silent without either. */
 export interface ProgressConfig {
@@ -152,11 +154,13 @@ export interface SyncRun extends ProgressConfig {
   onStart?: (options: SyncOptions) => void;
   /** Told about every wait that is not plain rate spacing (a 429, a 5xx, a dropped connection). */
   onRetry?: (event: RetryEvent) => void;
+  /** Told once when the upstream announces its end or a new address (`Sunset`, `Link: <...>; rel="successor-version"`). */
+  onMoved?: (notice: MovedNotice) => void;
 }
 
 /** Copies the upstream's client records into `<out>/clients.ndjson`, as `lda-mirror sync` does. */
 export async function sync(config: SyncConfig, run: SyncRun = {}): Promise<SyncSummary & { out: string }> {
-  const options: SyncOptions = { ...resolveSyncOptions(config), onRetry: run.onRetry };
+  const options: SyncOptions = { ...resolveSyncOptions(config), onRetry: run.onRetry, onMoved: run.onMoved };
   run.onStart?.(options);
   const progress = reporter(run);
   try {

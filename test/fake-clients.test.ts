@@ -78,7 +78,7 @@ describe('fakeClients', () => {
     expect(steps.filter((step) => step > 1).length).toBeGreaterThan(SAMPLE.length / 10); // gaps
     const ids = new Set(SAMPLE.map((c) => c.id));
     expect(SAMPLE.filter((c) => c.client_id > c.id || !ids.has(c.client_id))).toEqual([]);
-    const api = 'https://lda.senate.gov/api/v1';
+    const api = 'https://lda.gov/api/v1';
     expect(SAMPLE.filter((c) => c.url !== `${api}/clients/${c.id}/?format=api`
       || c.registrant.url !== `${api}/registrants/${c.registrant.id}/?format=api`)).toEqual([]);
     expect(share(SAMPLE, (c) => c.client_id === c.id)).toBeGreaterThan(0.8);

@@ -187,7 +187,7 @@ describe('.github/workflows/nightly.yml', () => {
 
   it('runs the nightly with the key from the secret, and deploys the change it printed', async () => {
     startRun('1001');
-    expect(workflow.env.UPSTREAM).toBe('https://lda.senate.gov');
+    expect(workflow.env.UPSTREAM).toBe('https://lda.gov');
     const nightly = await runStep('Sync, build, check');
     expect(nightly.status, nightly.stderr).toBe(0);
     expect(nightly.stdout).toContain('sync: 74 records');

@@ -21,7 +21,7 @@ const COUNTRY_NAMES = new Map(COUNTRIES.map((c) => [c.value, c.name]));
 // The service sends an undetermined country as "" but displays it with the name the list gives "00".
 COUNTRY_NAMES.set('', displayOf(COUNTRY_NAMES, '00'));
 const FOREIGN = COUNTRIES.map((c) => c.value).filter((code) => code !== '00' && code !== 'US');
-const API = 'https://lda.senate.gov/api/v1';
+const API = 'https://lda.gov/api/v1';
 
 type Rng = () => number;
 
