@@ -23,6 +23,7 @@ import { resolveSyncOptions, type SyncConfig, type SyncOptions } from './sync/sy
 import { sync as syncRecords, type SyncSummary } from './sync/sync.ts';
 import type { RetryEvent } from './sync/upstream.ts';
 import type { MovedNotice } from './sync/moved-upstream.ts';
+import { isLocalBaseUrl } from './hosts/local-base-url.ts';
 
 export { InputError, BuildBusyError, OptionsError, describeProblem, type InputProblem } from './errors.ts';
 export { UpstreamError } from './sync/upstream.ts';
@@ -119,10 +120,14 @@ export interface EmitConfig {
   out: string;
   /** `port`, `address:port` or `[ipv6]:port`, for hosts that listen (nginx, Caddy, Apache). */
   listen?: string;
+  /** Emit even when the build's base URL is a loopback one (localhost, 127.0.0.0/8, [::1], 0.0.0.0): for a local test only. */
+  allowLocalBaseUrl?: boolean;
 }
 
 export interface EmitResult {
   host: string;
+  /** The base URL baked into every link the host serves: the build's. */
+  baseUrl: string;
   /** The files written, absolute. */
   files: string[];
   clients: number;
@@ -142,11 +147,17 @@ export async function emit(config: EmitConfig): Promise<EmitResult> {
 
   const dir = path.resolve(config.dir || DEFAULT_OUT);
   const map = await loadMap(dir);
+  if (isLocalBaseUrl(map.baseUrl) && !config.allowLocalBaseUrl) {
+    throw new OptionsError(
+      `the build in ${dir} has the base URL ${map.baseUrl}, which leads every visitor's url, next and previous back to their own machine. ` +
+        'Build again with --base-url <the address the mirror will be served at>, or pass --allow-local-base-url for a local test.',
+    );
+  }
   const target = { map, dir, listen };
   const out = path.resolve(config.out);
   const files = [...writeHostFiles(host.emit(target), out), ...copyHostFolders(host.copies?.(target) ?? [], out)];
   const list = listRoute(map);
-  return { host: host.name, files, clients: list.count, pages: list.page.last };
+  return { host: host.name, baseUrl: map.baseUrl, files, clients: list.count, pages: list.page.last };
 }
 
 export interface SyncRun extends ProgressConfig {

@@ -223,8 +223,11 @@ describe('.github/workflows/nightly.yml', () => {
     expect(deploy.status, deploy.stderr).toBe(0);
     expect(readFileSync(log, 'utf8')).toBe('--yes wrangler@4 deploy --config mirror/cloudflare/wrangler.jsonc\n');
     const config = JSON.parse(readFileSync(path.join(workspace, 'mirror/cloudflare/wrangler.jsonc'), 'utf8').split('\n').filter((line) => !line.startsWith('//')).join('\n')) as { assets: { directory: string } };
-    expect(config.assets.directory).toBe(path.join(site, 'bundle/'));
-    expect(Object.keys(snapshot(config.assets.directory).files)).toContain('manifest.json');
+    // Relative to wrangler.jsonc: emit copied the bundle beside it.
+    expect(config.assets.directory).toBe('./bundle/');
+    const assets = path.join(workspace, 'mirror/cloudflare', config.assets.directory);
+    expect(snapshot(assets).files).toEqual(snapshot(path.join(site, 'bundle')).files);
+    expect(Object.keys(snapshot(assets).files)).toContain('manifest.json');
     expect(deploy.calls).toEqual([]);
   });
 

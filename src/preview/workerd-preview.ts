@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadMap } from '../built-folder.ts';
@@ -25,6 +25,8 @@ export async function startWorkerdPreview(options: { dir: string; port: number; 
   const map = await loadMap(dir);
   const folder = mkdtempSync(path.join(os.tmpdir(), 'lda-workerd-'));
   for (const file of cloudflare.emit({ map, dir })) writeFileSync(path.join(folder, file.name), file.text);
+  // emit copies the bundle beside wrangler.jsonc; the preview links it there instead, reading the build in place.
+  for (const { name, from } of cloudflare.copies!({ map, dir })) symlinkSync(from, path.resolve(folder, name), 'dir');
   const config = readWranglerConfig(path.join(folder, 'wrangler.jsonc'));
   let miniflare: typeof import('miniflare');
   try {
@@ -41,7 +43,7 @@ export async function startWorkerdPreview(options: { dir: string; port: number; 
     host: options.host ?? '127.0.0.1',
     port: options.port,
     assets: {
-      directory: config.assets.directory,
+      directory: realpathSync(path.resolve(folder, config.assets.directory)),
       binding: config.assets.binding,
       routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: config.assets.run_worker_first },
       assetConfig: { html_handling: config.assets.html_handling as 'none', not_found_handling: config.assets.not_found_handling as 'none' },
