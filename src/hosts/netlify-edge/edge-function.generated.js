@@ -4096,27 +4096,39 @@ function createAnswerer(read, options = {}) {
     get bundle() {
       return bundle;
     },
-    async answer(method, target) {
-      const { rawPath, rawQuery } = splitTarget(target);
-      const path = normalizePath(rawPath);
-      const route = routeOf(path);
-      if (route === void 0) return detail(404, "Not found.");
-      if (!ALLOWED_METHODS.includes(method)) return detail(405, `Method "${method}" not allowed.`);
-      if (!path.endsWith("/")) return { status: 301, headers: { ...API_HEADERS, Location: `${path}/${rawQuery === void 0 ? "" : `?${rawQuery}`}` }, body: "" };
-      if (queryFieldCount(rawQuery ?? "") > MAX_QUERY_FIELDS) return detail(400, `Too many query parameters: at most ${MAX_QUERY_FIELDS}, as the live service takes.`);
-      const pairs = queryPairs(rawQuery ?? "");
-      const values = lastValues(pairs);
+    async answer(method, target, conditions = {}) {
       const found = await open();
-      const format = values.get("format") ?? "";
-      if (!found.manifest.formats.includes(format)) return detail(404, "Not found.");
-      if (route.kind === "list") return listAnswer(found, pairs, values);
-      const body = await recordBody(found, route.kind, Number(route.id), format);
-      return body === void 0 ? detail(404, "Not found.") : ok(body);
+      const { preflight, etag } = found.manifest;
+      if (method === "OPTIONS" && preflight !== void 0) return { status: preflight.status, headers: { ...preflight.headers }, body: "" };
+      const reply = await answerOf(found, method, target);
+      return etag === void 0 || reply.status !== 200 ? reply : conditional(reply, etag, conditions.ifNoneMatch);
     }
   };
-  async function listAnswer(found, pairs, values) {
+  async function answerOf(found, method, target) {
+    const headers = found.manifest.headers ?? API_HEADERS;
+    const detail = (status, text) => ({ status, headers: { ...headers }, body: jsonText({ detail: text }) });
+    const { rawPath, rawQuery } = splitTarget(target);
+    const path = normalizePath(rawPath);
+    const route = routeOf(path);
+    if (route === void 0) return detail(404, "Not found.");
+    if (!ALLOWED_METHODS.includes(method)) return detail(405, `Method "${method}" not allowed.`);
+    if (!path.endsWith("/")) return { status: 301, headers: { ...headers, Location: `${path}/${rawQuery === void 0 ? "" : `?${rawQuery}`}` }, body: "" };
+    if (queryFieldCount(rawQuery ?? "") > MAX_QUERY_FIELDS) return detail(400, `Too many query parameters: at most ${MAX_QUERY_FIELDS}, as the live service takes.`);
+    const pairs = queryPairs(rawQuery ?? "");
+    const values = lastValues(pairs);
+    const format = values.get("format") ?? "";
+    if (!found.manifest.formats.includes(format)) return detail(404, "Not found.");
+    if (route.kind === "list") {
+      const body2 = await listBody(found, pairs, values);
+      if (typeof body2 === "object") return { status: 400, headers: { ...headers }, body: body2.errorBody };
+      return body2 === void 0 ? detail(404, "Invalid page.") : { status: 200, headers: { ...headers }, body: body2 };
+    }
+    const body = await recordBody(found, route.kind, Number(route.id), format);
+    return body === void 0 ? detail(404, "Not found.") : { status: 200, headers: { ...headers }, body };
+  }
+  async function listBody(found, pairs, values) {
     const filters = readFilters(values, found.manifest.choices);
-    if ("errorBody" in filters) return { status: 400, headers: { ...API_HEADERS }, body: filters.errorBody };
+    if ("errorBody" in filters) return { errorBody: filters.errorBody };
     const terms = orderingTerms(values.get("ordering"));
     const key = JSON.stringify([filters.criteria, terms], (_, value) => value instanceof Uint8Array ? Array.from(value) : value);
     let clients = results.get(key);
@@ -4124,9 +4136,13 @@ function createAnswerer(read, options = {}) {
       clients = await orderClients(found, await selectClients(found, filters.criteria, pause), terms);
       results.set(key, clients, clients.count);
     }
-    const body = await listPage(found, clients, pairs, values);
-    return body === void 0 ? detail(404, "Invalid page.") : ok(body);
+    return listPage(found, clients, pairs, values);
   }
+}
+function conditional(reply, etag, ifNoneMatch) {
+  const headers = { ...reply.headers, ETag: etag };
+  const matches = ifNoneMatch !== void 0 && ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || tag.trim().replace(/^W\//, "") === etag);
+  return matches ? { status: 304, headers, body: "" } : { ...reply, headers };
 }
 function routeOf(path) {
   const withSlash = path.endsWith("/") ? path : `${path}/`;
@@ -4148,12 +4164,6 @@ async function recordBody(bundle, kind, id, format) {
   const index = await bundle.findClient(id);
   return index < 0 ? void 0 : clientText(bundle, index, base, suffix);
 }
-function ok(body) {
-  return { status: 200, headers: { ...API_HEADERS }, body };
-}
-function detail(status, text) {
-  return { status, headers: { ...API_HEADERS }, body: jsonText({ detail: text }) };
-}
 
 // src/hosts/edge-requests.ts
 function requestTarget(url) {
@@ -4163,8 +4173,9 @@ function requestTarget(url) {
 async function answerRequest(answerer, request) {
   const head = request.method === "HEAD";
   try {
-    const reply = await answerer.answer(request.method, requestTarget(request.url));
-    return new Response(head ? null : reply.body, { status: reply.status, headers: reply.headers });
+    const reply = await answerer.answer(request.method, requestTarget(request.url), { ifNoneMatch: request.headers.get("if-none-match") ?? void 0 });
+    const bodyless = head || reply.status === 204 || reply.status === 304;
+    return new Response(bodyless ? null : reply.body, { status: reply.status, headers: reply.headers });
   } catch (error) {
     console.error(`lda-mirror: ${request.method} ${request.url}: ${error.stack ?? String(error)}`);
     return new Response(head ? null : '{"detail":"Internal error."}', { status: 500, headers: API_HEADERS });
