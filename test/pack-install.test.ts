@@ -137,7 +137,9 @@ describe('the packed package, run with npx from its tarball in an empty folder',
     const empty = path.join(temp.path, 'empty');
     mkdirSync(empty);
     copyFileSync(path.join(REPO_ROOT, 'test/conformance-sets/lda-real/input.ndjson'), path.join(empty, 'records.ndjson'));
-    const run = (args: string[]) => spawnAsync('npx', ['--yes', tarball, ...args], { cwd: empty, env });
+    // As the README says it: the tarball beside, named relatively (npx runs an absolute path as a command, not a package).
+    copyFileSync(tarball, path.join(empty, path.basename(tarball)));
+    const run = (args: string[]) => spawnAsync('npx', ['--yes', `./${path.basename(tarball)}`, ...args], { cwd: empty, env });
     const version = await run(['--version']);
     expect(version.status, `${version.stdout}${version.stderr}`).toBe(0);
     expect(version.stdout.trim()).toBe(VERSION);
