@@ -109,6 +109,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     const filters = options.filters.map((name) => planFilter(store, name, filterChoices(name)));
     const map = createRewriteMap({
       baseUrl: options.baseUrl,
+      http: options.http,
       formats: options.formats,
       clients: counts.clients,
       registrants: counts.registrants,

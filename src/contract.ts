@@ -129,3 +129,12 @@ export const API_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 export const ALLOWED_METHODS = ['GET', 'HEAD'] as const;
+
+/**
+ * The answer to a CORS preflight (`OPTIONS`), where the build was told `--cors`: decided at build time
+ * (plan/http-headers.ts) and recorded where every host reads it (the rewrite map, the bundle's manifest).
+ */
+export interface Preflight {
+  status: 204;
+  headers: Record<string, string>;
+}

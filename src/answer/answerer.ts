@@ -35,8 +35,13 @@ export interface AnswererOptions {
   cacheResults?: boolean;
 }
 
+/** The request's conditional headers, for hosts that pass them on. */
+export interface Conditions {
+  ifNoneMatch?: string;
+}
+
 export interface Answerer {
-  answer(method: string, target: string): Promise<Reply>;
+  answer(method: string, target: string, conditions?: Conditions): Promise<Reply>;
   /** The bundle, once an answer has opened it: for tests and benchmarks that count its reads. */
   readonly bundle: QueryBundle | undefined;
 }
@@ -56,28 +61,43 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
     get bundle() {
       return bundle;
     },
-    async answer(method, target) {
-      const { rawPath, rawQuery } = splitTarget(target);
-      const path = normalizePath(rawPath);
-      const route = routeOf(path);
-      if (route === undefined) return detail(404, 'Not found.');
-      if (!(ALLOWED_METHODS as readonly string[]).includes(method)) return detail(405, `Method "${method}" not allowed.`);
-      if (!path.endsWith('/')) return { status: 301, headers: { ...API_HEADERS, Location: `${path}/${rawQuery === undefined ? '' : `?${rawQuery}`}` }, body: '' };
-      if (queryFieldCount(rawQuery ?? '') > MAX_QUERY_FIELDS) return detail(400, `Too many query parameters: at most ${MAX_QUERY_FIELDS}, as the live service takes.`);
-      const pairs = queryPairs(rawQuery ?? '');
-      const values = lastValues(pairs);
+    async answer(method, target, conditions = {}) {
+      // The manifest first: the headers of every answer, errors included, are the build's.
       const found = await open();
-      const format = values.get('format') ?? '';
-      if (!(found.manifest.formats as string[]).includes(format)) return detail(404, 'Not found.');
-      if (route.kind === 'list') return listAnswer(found, pairs, values);
-      const body = await recordBody(found, route.kind, Number(route.id), format);
-      return body === undefined ? detail(404, 'Not found.') : ok(body);
+      const { preflight, etag } = found.manifest;
+      if (method === 'OPTIONS' && preflight !== undefined) return { status: preflight.status, headers: { ...preflight.headers }, body: '' };
+      const reply = await answerOf(found, method, target);
+      return etag === undefined || reply.status !== 200 ? reply : conditional(reply, etag, conditions.ifNoneMatch);
     },
   };
 
-  async function listAnswer(found: QueryBundle, pairs: [string, string][], values: Map<string, string>): Promise<Reply> {
+  async function answerOf(found: QueryBundle, method: string, target: string): Promise<Reply> {
+    const headers = found.manifest.headers ?? API_HEADERS;
+    const detail = (status: number, text: string): Reply => ({ status, headers: { ...headers }, body: jsonText({ detail: text }) });
+    const { rawPath, rawQuery } = splitTarget(target);
+    const path = normalizePath(rawPath);
+    const route = routeOf(path);
+    if (route === undefined) return detail(404, 'Not found.');
+    if (!(ALLOWED_METHODS as readonly string[]).includes(method)) return detail(405, `Method "${method}" not allowed.`);
+    if (!path.endsWith('/')) return { status: 301, headers: { ...headers, Location: `${path}/${rawQuery === undefined ? '' : `?${rawQuery}`}` }, body: '' };
+    if (queryFieldCount(rawQuery ?? '') > MAX_QUERY_FIELDS) return detail(400, `Too many query parameters: at most ${MAX_QUERY_FIELDS}, as the live service takes.`);
+    const pairs = queryPairs(rawQuery ?? '');
+    const values = lastValues(pairs);
+    const format = values.get('format') ?? '';
+    if (!(found.manifest.formats as string[]).includes(format)) return detail(404, 'Not found.');
+    if (route.kind === 'list') {
+      const body = await listBody(found, pairs, values);
+      if (typeof body === 'object') return { status: 400, headers: { ...headers }, body: body.errorBody };
+      return body === undefined ? detail(404, 'Invalid page.') : { status: 200, headers: { ...headers }, body };
+    }
+    const body = await recordBody(found, route.kind, Number(route.id), format);
+    return body === undefined ? detail(404, 'Not found.') : { status: 200, headers: { ...headers }, body };
+  }
+
+  /** A list page's body, undefined for a page past the last, or the filters' 400 body. */
+  async function listBody(found: QueryBundle, pairs: [string, string][], values: Map<string, string>): Promise<string | undefined | { errorBody: string }> {
     const filters = readFilters(values, found.manifest.choices);
-    if ('errorBody' in filters) return { status: 400, headers: { ...API_HEADERS }, body: filters.errorBody };
+    if ('errorBody' in filters) return { errorBody: filters.errorBody };
     const terms = orderingTerms(values.get('ordering'));
     const key = JSON.stringify([filters.criteria, terms], (_, value: unknown) => (value instanceof Uint8Array ? Array.from(value) : value));
     let clients = results.get(key);
@@ -85,9 +105,18 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
       clients = await orderClients(found, await selectClients(found, filters.criteria, pause), terms);
       results.set(key, clients, clients.count);
     }
-    const body = await listPage(found, clients, pairs, values);
-    return body === undefined ? detail(404, 'Invalid page.') : ok(body);
+    return listPage(found, clients, pairs, values);
   }
+}
+
+/**
+ * A 200 with the build's ETag, or a 304 (same headers, no body) when the request's If-None-Match names
+ * it: one ETag a build, as every answer of a build changes together (weak comparison, RFC 9110 13.1.2).
+ */
+function conditional(reply: Reply, etag: string, ifNoneMatch: string | undefined): Reply {
+  const headers = { ...reply.headers, ETag: etag };
+  const matches = ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etag);
+  return matches ? { status: 304, headers, body: '' } : { ...reply, headers };
 }
 
 type Route = { kind: 'list' } | { kind: 'client' | 'registrant'; id: string };
@@ -114,12 +143,4 @@ async function recordBody(bundle: QueryBundle, kind: 'client' | 'registrant', id
   }
   const index = await bundle.findClient(id);
   return index < 0 ? undefined : clientText(bundle, index, base, suffix);
-}
-
-function ok(body: string): Reply {
-  return { status: 200, headers: { ...API_HEADERS }, body };
-}
-
-function detail(status: number, text: string): Reply {
-  return { status, headers: { ...API_HEADERS }, body: jsonText({ detail: text }) };
 }

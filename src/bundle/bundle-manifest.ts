@@ -1,4 +1,4 @@
-import type { Format } from '../contract.ts';
+import type { Format, Preflight } from '../contract.ts';
 import type { PackEntry } from './registrant-packs.ts';
 
 /**
@@ -22,6 +22,15 @@ export interface BundleManifest {
   format: typeof BUNDLE_FORMAT;
   /** Every link starts with it (contract section 2). */
   baseUrl: string;
+  /** The headers of every answer (the rewrite map's: the contract's, Cache-Control, the CORS origin); older bundles lack them. */
+  headers?: Record<string, string>;
+  /** With `--cors`: the answer to `OPTIONS` on any path. */
+  preflight?: Preflight;
+  /**
+   * The ETag of every 200 of this build: a digest of every other bundle file and of these settings, so
+   * it changes when any answer can, and stays when a rebuild changed nothing.
+   */
+  etag?: string;
   /** The `format` values built; `''` is the absent parameter. */
   formats: Format[];
   /** The values the state and country filters accept (contract section 8). */

@@ -11,10 +11,13 @@ import { answerInternalError } from './static-answers.ts';
  */
 export function answerFromBundle(build: ServedBuild, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const answerer = answererOf(build);
-  return answerer.answer(request.method ?? 'GET', request.url ?? '/').then(
+  const ifNoneMatch = request.headers['if-none-match'];
+  return answerer.answer(request.method ?? 'GET', request.url ?? '/', { ifNoneMatch }).then(
     (reply) => {
       const body = Buffer.from(reply.body, 'utf8');
-      response.writeHead(reply.status, { ...reply.headers, 'Content-Length': body.length });
+      // A 204 (preflight) or 304 carries no body and so no length.
+      const length = reply.status === 204 || reply.status === 304 ? {} : { 'Content-Length': body.length };
+      response.writeHead(reply.status, { ...reply.headers, ...length });
       // For HEAD, node:http sends the head alone.
       response.end(body);
     },

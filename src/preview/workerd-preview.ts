@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadMap } from '../built-folder.ts';
@@ -12,7 +12,8 @@ import type { RunningPreview } from './preview-server.ts';
  * the asset router's `invoke_user_worker_ahead_of_assets`), its assets served by Cloudflare's own
  * asset worker. So a deploy can be checked before it is made, from the same emitter.
  *
- * miniflare is a development dependency: in an installed copy of this program, install it too.
+ * miniflare is an optional peer dependency (a development one in a checkout): it brings workerd, about
+ * 100 MB, which only this preview needs. An installed copy without it says the command that adds it.
  */
 export interface WranglerConfig {
   main: string;
@@ -25,13 +26,16 @@ export async function startWorkerdPreview(options: { dir: string; port: number; 
   const map = await loadMap(dir);
   const folder = mkdtempSync(path.join(os.tmpdir(), 'lda-workerd-'));
   for (const file of cloudflare.emit({ map, dir })) writeFileSync(path.join(folder, file.name), file.text);
+  // emit copies the bundle beside wrangler.jsonc; the preview links it there instead, reading the build in place.
+  for (const { name, from } of cloudflare.copies!({ map, dir })) symlinkSync(from, path.resolve(folder, name), 'dir');
   const config = readWranglerConfig(path.join(folder, 'wrangler.jsonc'));
   let miniflare: typeof import('miniflare');
   try {
     miniflare = await import('miniflare');
-  } catch {
+  } catch (error) {
     rmSync(folder, { recursive: true, force: true });
-    throw new Error('preview --runtime workerd needs the npm package miniflare: npm install --save-dev miniflare');
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error(miniflareMissing());
   }
   const mf = new miniflare.Miniflare({
     modules: true,
@@ -41,7 +45,7 @@ export async function startWorkerdPreview(options: { dir: string; port: number; 
     host: options.host ?? '127.0.0.1',
     port: options.port,
     assets: {
-      directory: config.assets.directory,
+      directory: realpathSync(path.resolve(folder, config.assets.directory)),
       binding: config.assets.binding,
       routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: config.assets.run_worker_first },
       assetConfig: { html_handling: config.assets.html_handling as 'none', not_found_handling: config.assets.not_found_handling as 'none' },
@@ -74,4 +78,11 @@ export function readWranglerConfig(file: string): WranglerConfig {
       .filter((line) => !line.startsWith('//'))
       .join('\n'),
   ) as WranglerConfig;
+}
+
+/** What to run when miniflare is missing, with the range package.json asks for (one folder up from src/ and lib/ alike). */
+export function miniflareMissing(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { peerDependencies?: Record<string, string> };
+  const range = manifest.peerDependencies?.miniflare ?? 'latest';
+  return `preview --runtime workerd runs the Worker through the npm package miniflare, which is not installed: run npm install miniflare@${range} in the folder where lda-clients-mirror is installed (with npx, install both there: npm install lda-clients-mirror-<version>.tgz miniflare@${range})`;
 }

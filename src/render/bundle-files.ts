@@ -1,4 +1,5 @@
-import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format } from '../contract.ts';
+import { createHash } from 'node:crypto';
+import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format, type Preflight } from '../contract.ts';
 import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, type BundleManifest } from '../bundle/bundle-manifest.ts';
 import { encodeIndexSegment, type SegmentRow } from '../bundle/index-segment.ts';
 import { encodeNameOrder } from '../bundle/name-order.ts';
@@ -19,6 +20,8 @@ import type { BundleRows } from '../store/bundle-rows.ts';
  */
 export interface BundleSettings {
   baseUrl: string;
+  headers: Record<string, string>;
+  preflight?: Preflight;
   formats: readonly Format[];
   choices: BundleManifest['choices'];
   /** The plan of the registrant packs (made while planning), and the previous build's bundle when it keeps its base. */
@@ -41,6 +44,8 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
   const manifest: BundleManifest = {
     format: BUNDLE_FORMAT,
     baseUrl: settings.baseUrl,
+    headers: settings.headers,
+    ...(settings.preflight === undefined ? {} : { preflight: settings.preflight }),
     formats: [...settings.formats],
     choices: settings.choices,
     clients: source.clientCount,
@@ -53,9 +58,19 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     registrantDigests: 'registrants/base-digests.bin',
   };
   const ids = new Float64Array(source.clientCount);
-  yield* clientFiles(source, manifest, ids);
-  yield nameOrderFile(source, manifest, ids);
-  yield* registrantFiles(source, manifest, settings.packs, settings.previous);
+  const digest = createHash('sha256');
+  const digested = function* (files: Iterable<BundleFile>): Generator<BundleFile> {
+    for (const file of files) {
+      digest.update(`${file.path}\0${file.data.length}\0`).update(file.data);
+      yield file;
+    }
+  };
+  yield* digested(clientFiles(source, manifest, ids));
+  yield* digested([nameOrderFile(source, manifest, ids)]);
+  yield* digested(registrantFiles(source, manifest, settings.packs, settings.previous));
+  // Everything else the manifest says (base URL, headers, layout) goes in too: the manifest without its etag.
+  digest.update(JSON.stringify(manifest));
+  manifest.etag = `"${digest.digest('base64url').slice(0, 22)}"`;
   yield { path: BUNDLE_MANIFEST, data: new TextEncoder().encode(`${JSON.stringify(manifest)}\n`) };
 }
 

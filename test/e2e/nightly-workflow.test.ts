@@ -187,7 +187,7 @@ describe('.github/workflows/nightly.yml', () => {
 
   it('runs the nightly with the key from the secret, and deploys the change it printed', async () => {
     startRun('1001');
-    expect(workflow.env.UPSTREAM).toBe('https://lda.senate.gov');
+    expect(workflow.env.UPSTREAM).toBe('https://lda.gov');
     const nightly = await runStep('Sync, build, check');
     expect(nightly.status, nightly.stderr).toBe(0);
     expect(nightly.stdout).toContain('sync: 74 records');
@@ -223,8 +223,11 @@ describe('.github/workflows/nightly.yml', () => {
     expect(deploy.status, deploy.stderr).toBe(0);
     expect(readFileSync(log, 'utf8')).toBe('--yes wrangler@4 deploy --config mirror/cloudflare/wrangler.jsonc\n');
     const config = JSON.parse(readFileSync(path.join(workspace, 'mirror/cloudflare/wrangler.jsonc'), 'utf8').split('\n').filter((line) => !line.startsWith('//')).join('\n')) as { assets: { directory: string } };
-    expect(config.assets.directory).toBe(path.join(site, 'bundle/'));
-    expect(Object.keys(snapshot(config.assets.directory).files)).toContain('manifest.json');
+    // Relative to wrangler.jsonc: emit copied the bundle beside it.
+    expect(config.assets.directory).toBe('./bundle/');
+    const assets = path.join(workspace, 'mirror/cloudflare', config.assets.directory);
+    expect(snapshot(assets).files).toEqual(snapshot(path.join(site, 'bundle')).files);
+    expect(Object.keys(snapshot(assets).files)).toContain('manifest.json');
     expect(deploy.calls).toEqual([]);
   });
 

@@ -207,6 +207,46 @@ describe('an upstream that throttles, fails and drops connections', () => {
   });
 });
 
+describe('an upstream that announces its end', () => {
+  const SUNSET = 'Tue, 30 Jun 2026 23:59:59 GMT';
+  const SUCCESSOR = '<https://lda.gov/api/v1/>; rel="successor-version"';
+
+  it('is named once on a warning line with its new address, and the sync still completes', async () => {
+    // The live service's own headers on every answer, as lda.senate.gov sends them.
+    const upstream = await startTestUpstream(full, (_request, honest) => {
+      const answer = honest();
+      return { status: answer.status, headers: { ...(answer.headers as Record<string, string>), Deprecation: '@1782863999', Sunset: SUNSET, Link: SUCCESSOR }, body: answer.body };
+    });
+    try {
+      const result = await runCliAsync(['sync', '--upstream', upstream.url, '--out', path.join(temp.path, 'moved'), '--full', '--rate', '60000']);
+      expect(result.status).toBe(0);
+      const warnings = result.stderr.split('\n').filter((line) => line.startsWith('sync: warning:'));
+      expect(warnings).toEqual([
+        `sync: warning: ${upstream.url}/api/v1/clients/ announces its end on ${SUNSET} (Sunset header); its new address: https://lda.gov/api/v1/ (use --upstream https://lda.gov)`,
+      ]);
+    } finally {
+      await upstream.stop();
+    }
+  });
+
+  it('reads a successor link among other links, and says nothing when neither header is sent', async () => {
+    const notices: unknown[] = [];
+    const upstream = await startTestUpstream(full, (_request, honest) => {
+      const answer = honest();
+      return { status: answer.status, headers: { ...(answer.headers as Record<string, string>), Link: '<https://example.org/doc>; rel="help", <https://lda.gov/api/v1/>; rel="latest-version successor-version"' }, body: answer.body };
+    });
+    const quiet = await startTestUpstream(full);
+    try {
+      await sync(fast(path.join(temp.path, 'linked'), upstream.url, { mode: 'full', onMoved: (notice) => notices.push(notice) }));
+      await sync(fast(path.join(temp.path, 'quiet'), quiet.url, { mode: 'full', onMoved: (notice) => notices.push(notice) }));
+      expect(notices).toEqual([{ url: `${upstream.url}/api/v1/clients/`, successor: 'https://lda.gov/api/v1/' }]);
+    } finally {
+      await upstream.stop();
+      await quiet.stop();
+    }
+  });
+});
+
 describe('the key', () => {
   it('goes in "Authorization: Token <key>" on every request and is never printed', async () => {
     const upstream = await startTestUpstream(full, (request) => (request.number > 5 ? { status: 401, body: '{"detail":"Invalid token."}' } : undefined));

@@ -37,8 +37,10 @@ hostSuite(
     it('uploads the query bundle alone as its assets, the Worker running first', () => {
       const { dir } = served('exact-3k');
       const config = readWranglerConfig(path.join(folders.get(dir)!, 'wrangler.jsonc'));
-      expect(config.assets).toMatchObject({ directory: path.join(realpathSync(dir), 'bundle/'), binding: 'ASSETS', run_worker_first: true });
-      const files = readdirSync(config.assets.directory, { recursive: true, withFileTypes: true }).filter((entry) => !entry.isDirectory()).length;
+      // Relative to wrangler.jsonc, where emit copies the bundle (the preview links it there).
+      expect(config.assets).toMatchObject({ directory: './bundle/', binding: 'ASSETS', run_worker_first: true });
+      expect(realpathSync(path.join(folders.get(dir)!, config.assets.directory))).toBe(path.join(realpathSync(dir), 'bundle'));
+      const files = readdirSync(path.join(folders.get(dir)!, config.assets.directory), { recursive: true, withFileTypes: true }).filter((entry) => !entry.isDirectory()).length;
       expect(readFileSync(path.join(folders.get(dir)!, 'wrangler.jsonc'), 'utf8')).toContain(`// ${assetCountNote(files)}\n`);
       expect(assetCountNote(files)).toContain('it fits either plan');
       expect(assetCountNote(ASSET_FILE_LIMITS.paid + 1)).toMatch(/fits neither plan, so the deploy is refused/);

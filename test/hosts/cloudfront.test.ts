@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CACHE_CONTROL } from '../../src/plan/http-headers.ts';
 import { fakeClients } from '../../scripts/lib/fake-clients.ts';
 import { filterChoices } from '../../src/choices/filter-choices.ts';
 import { DEFAULT_FILTERS } from '../../src/config.ts';
@@ -248,11 +249,12 @@ hostSuite(
         expect(files.distribution.DefaultCacheBehavior.AllowedMethods.Items).toEqual(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']);
       });
 
-      it('adds the map headers S3 does not send (Vary, Allow) through the response headers policy', () => {
+      it('adds the map headers S3 does not send (Vary, Allow, Cache-Control) through the response headers policy', () => {
         const { files } = running('lda-real');
         expect(files.policy.CustomHeadersConfig.Items).toEqual([
           { Header: 'Vary', Value: 'Accept', Override: true },
           { Header: 'Allow', Value: 'GET', Override: true },
+          { Header: 'Cache-Control', Value: DEFAULT_CACHE_CONTROL, Override: true },
         ]);
       });
 

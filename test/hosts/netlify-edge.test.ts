@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { folderCounts } from '../../src/hosts/netlify-edge/folder-counts.ts';
@@ -10,7 +8,8 @@ import { EDGE_FUNCTION_CONFIG, EDGE_FUNCTION_FILE, limitsNote, NETLIFY_LIMITS, n
 import { sourceProgram } from '../support/edge-programs.ts';
 import { runCli } from '../support/cli.ts';
 import { emitHost } from '../support/emit-host.ts';
-import { hostSuite, type RunningHost } from '../support/host-suite.ts';
+import { hostSuite } from '../support/host-suite.ts';
+import { startSite } from '../support/netlify-edge-site.ts';
 import { sendRaw } from '../support/http.ts';
 import { exchange } from '../support/raw-http.ts';
 import { tempFolder } from '../support/temp-folder.ts';
@@ -22,38 +21,6 @@ import { tempFolder } from '../support/temp-folder.ts';
  * program with a Netlify-shaped context, and serves the publish folder's static files, which the
  * function reads back over HTTP. The shared suite sends every case of the exact sets to it.
  */
-
-/** The Deno binary of the `deno` npm package (its platform package ships it: nothing is downloaded). */
-const DENO: string = (createRequire(import.meta.url)('deno/install_api.cjs') as { runInstall(): string }).runInstall();
-const HARNESS = fileURLToPath(new URL('../support/netlify-edge-server.mjs', import.meta.url));
-
-/** The emitted site in `site`, served by the harness in Deno on a random port. */
-function startSite(site: string): Promise<RunningHost> {
-  const args = ['run', '--no-config', '--no-lock', '--no-prompt', '--cached-only', '--allow-net=127.0.0.1', `--allow-read=${site}`, HARNESS, site, PUBLISH_FOLDER, EDGE_FUNCTION_FILE];
-  const child = spawn(DENO, args, { cwd: site, env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' } });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const line = stdout.split('\n')[0]!;
-      if (stdout.includes('\n')) {
-        const { url } = JSON.parse(line) as { url: string };
-        resolve({
-          url,
-          stop: async () => {
-            child.kill();
-            await exited;
-          },
-        });
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`deno exited (${code}) before listening:\n${stderr}`)));
-  });
-}
 
 /** Every file under `dir`, relative to it, with `/` between folders. */
 function filesUnder(dir: string): string[] {

@@ -1,9 +1,14 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../src/build.ts';
+import { resolveBuildOptions } from '../../src/config.ts';
+import { startPreview, type RunningPreview } from '../../src/preview/preview-server.ts';
 import { sharedFixtureExists } from '../support/shared-fixtures.ts';
 import { REPO_ROOT } from '../support/cli.ts';
+import { docExamples } from '../support/doc-examples.ts';
 import { spawnAsync } from '../support/spawn-async.ts';
+import { tempFolder } from '../support/temp-folder.ts';
 
 /**
  * The README is the front door and docs/ the reference: the README stays one short read with the two
@@ -107,6 +112,43 @@ describe('the examples of the documentation', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('the requests the documentation shows, sent to a build of the sample in data/', () => {
+  // BENCHMARKS.md records what was run then; every other document shows what a reader can try now.
+  const examples = docExamples(documents.filter((document) => document !== 'BENCHMARKS.md'));
+  const temp = tempFolder('mirror-doc-examples-');
+  let preview: RunningPreview;
+
+  beforeAll(async () => {
+    // As npm start builds it (its base URL aside, which no answer here depends on but the links).
+    await build(resolveBuildOptions({ input: [path.join(REPO_ROOT, 'data')], out: temp.path + '/dist', baseUrl: 'http://localhost:3000' }));
+    preview = await startPreview({ dir: temp.path + '/dist', port: 0 });
+  }, 180_000);
+  afterAll(async () => {
+    await preview?.close();
+    temp.remove();
+  });
+
+  it('finds the examples of the README, docs/ and npm start (its API URLs and R calls)', () => {
+    const where = new Set(examples.map((example) => example.where.split(':')[0]));
+    expect([...where]).toEqual(expect.arrayContaining(['README.md', 'docs/answers.md', 'npm start']));
+    expect(examples.some((example) => example.target.startsWith('/api/v1/clients/?client_name=bank'))).toBe(true);
+  });
+
+  it.each(examples.map((example) => [`${example.where} ${example.target}`, example] as const))('%s answers as it promises', async (_name, example) => {
+    const response = await fetch(`${preview.url}${example.target}`);
+    const body = (await response.json()) as { count?: unknown; results?: unknown[] };
+    expect(response.status, `${example.where}: ${example.target}`).toBe(example.expect.status);
+    // A list (any resource's) promises results unless marked `# expect: empty`; a record is its 200.
+    if (example.expect.status === 200 && typeof body.count === 'number') {
+      if (example.expect.empty) expect(body.count, `${example.where}: marked empty`).toBe(0);
+      else {
+        expect(body.count, `${example.where}: ${example.target} found nothing`).toBeGreaterThan(0);
+        expect(body.results?.length, `${example.where}: ${example.target} is a page past the results`).toBeGreaterThan(0);
+      }
+    }
   });
 });
 

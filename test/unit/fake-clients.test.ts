@@ -50,6 +50,20 @@ describe('fakeClients', () => {
     expect(orders(registrants(SAMPLE))).toEqual([REGISTRANT_KEYS.join(', ')]);
   });
 
+  it("names clients and registrants as the registry's are, so that the docs' searches find them", () => {
+    const share = (names: string[], pattern: RegExp) => names.filter((name) => pattern.test(name)).length / names.length;
+    const clients = SAMPLE.map((client) => client.name.toUpperCase());
+    for (const kind of [/\bBANK/, /CREDIT UNION/, /HOSPITAL/, /UNIVERSITY/, /ASSOCIATION/, /\b(INC|LLC|CORP)\b/, /[À-ÿ]/]) {
+      expect(share(clients, kind), String(kind)).toBeGreaterThan(0.01);
+    }
+    const firms = [...new Set(registrants(SAMPLE).map((registrant) => String(registrant.name).toUpperCase()))];
+    for (const kind of [/ASSOCIATES/, /GROUP/, /STRATEGIES/, /\bLAW\b/, /PARTNERS/, / & /]) {
+      expect(share(firms, kind), String(kind)).toBeGreaterThan(0.02);
+    }
+    expect(clients).toContain('SOCIÉTÉ GÉNÉRALE');
+    expect(clients.some((name) => name.startsWith('NESTLÉ'))).toBe(true);
+  });
+
   it('gives a registrant id the same content wherever it appears', () => {
     const bodies = new Map<number, Set<string>>();
     for (const registrant of registrants(SAMPLE)) {
@@ -78,7 +92,7 @@ describe('fakeClients', () => {
     expect(steps.filter((step) => step > 1).length).toBeGreaterThan(SAMPLE.length / 10); // gaps
     const ids = new Set(SAMPLE.map((c) => c.id));
     expect(SAMPLE.filter((c) => c.client_id > c.id || !ids.has(c.client_id))).toEqual([]);
-    const api = 'https://lda.senate.gov/api/v1';
+    const api = 'https://lda.gov/api/v1';
     expect(SAMPLE.filter((c) => c.url !== `${api}/clients/${c.id}/?format=api`
       || c.registrant.url !== `${api}/registrants/${c.registrant.id}/?format=api`)).toEqual([]);
     expect(share(SAMPLE, (c) => c.client_id === c.id)).toBeGreaterThan(0.8);

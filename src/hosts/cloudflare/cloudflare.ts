@@ -10,7 +10,8 @@ import { generatedNotice, type HostAdapter } from '../host-adapter.ts';
  * the whole registry) is uploaded as the Worker's assets, and a Worker runs first on every request
  * (`run_worker_first`) with the answerer bundled into it (./runtime/worker.ts, bundled by
  * ../program-bundler.ts): every request answered as the live service answers it
- * (contract section 9). `npx wrangler deploy --config <out>/wrangler.jsonc` publishes both;
+ * (contract section 9). `npx wrangler deploy --config <out>/wrangler.jsonc` publishes both (the bundle
+ * copied to <out>/bundle/);
  * `npm run preview -- --runtime workerd` runs the same files locally. See notes.md beside this file.
  */
 export const cloudflare: HostAdapter = {
@@ -23,7 +24,13 @@ export const cloudflare: HostAdapter = {
     { name: 'worker.js', text: workerCode(map) },
     { name: 'wrangler.jsonc', text: wranglerConfig(map, dir) },
   ],
+  // The bundle goes beside the configuration, which names it relative to itself: the emitted folder
+  // deploys from wherever it is copied to, with no path of the machine that emitted it.
+  copies: ({ dir }) => [{ name: ASSETS_FOLDER, from: path.join(dir, BUNDLE_FOLDER) }],
 };
+
+/** The Worker's assets, the query bundle, relative to wrangler.jsonc (wrangler resolves it from the file's folder). */
+export const ASSETS_FOLDER = `./${BUNDLE_FOLDER}`;
 
 /** The binding the Worker fetches files through; the Worker's code uses this name. */
 export const ASSETS_BINDING = 'ASSETS';
@@ -48,7 +55,7 @@ function wranglerConfig(map: RewriteMap, dir: string): string {
     compatibility_date: COMPATIBILITY_DATE,
     assets: {
       // The query bundle alone: the static tree's hundreds of thousands of files are for hosts without code.
-      directory: path.join(dir, BUNDLE_FOLDER),
+      directory: ASSETS_FOLDER,
       binding: ASSETS_BINDING,
       // Every request goes to the Worker, which alone decides what answers (a file is never served by its own path).
       run_worker_first: true,

@@ -26,8 +26,10 @@ export function requestTarget(url: string): string {
 export async function answerRequest(answerer: Answerer, request: Request): Promise<Response> {
   const head = request.method === 'HEAD';
   try {
-    const reply = await answerer.answer(request.method, requestTarget(request.url));
-    return new Response(head ? null : reply.body, { status: reply.status, headers: reply.headers });
+    const reply = await answerer.answer(request.method, requestTarget(request.url), { ifNoneMatch: request.headers.get('if-none-match') ?? undefined });
+    // A 204 (preflight) or 304 has no body: a Response refuses one.
+    const bodyless = head || reply.status === 204 || reply.status === 304;
+    return new Response(bodyless ? null : reply.body, { status: reply.status, headers: reply.headers });
   } catch (error) {
     console.error(`lda-mirror: ${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
     return new Response(head ? null : '{"detail":"Internal error."}', { status: 500, headers: API_HEADERS });
