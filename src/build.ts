@@ -9,8 +9,8 @@ import { planFilter } from './plan/filter-plans.ts';
 import { listRoute } from './plan/rewrite-map.ts';
 import { createRewriteMap } from './plan/rewrite-map-builder.ts';
 import { bundleFileCount } from './plan/bundle-layout.ts';
-import { packFileCount, planRegistrantPacks, textHash, type RegistrantDigest } from './plan/registrant-packs.ts';
-import { previousBase } from './produce/previous-bundle.ts';
+import { packFileCount, planRegistrantPacks, textHash, type RegistrantDigest } from './bundle/registrant-packs.ts';
+import { previousBase } from './previous/previous-bundle.ts';
 import { siteFileCount, siteUnits } from './plan/site-units.ts';
 import { produceSite } from './produce/produce-site.ts';
 import { silentProgress, type Progress } from './report/progress.ts';
@@ -20,7 +20,7 @@ import { checkRecordsInAreRecordsOut } from './check/records-balance.ts';
 import { RecordStore } from './store/record-store.ts';
 import { serve } from './hosts/serve/serve.ts';
 import { clearChangeLists } from './write/manifest.ts';
-import { loadPreviousManifest } from './produce/previous-manifest.ts';
+import { loadPreviousManifest } from './previous/previous-manifest.ts';
 import { openOutputSlot } from './write/output-slot.ts';
 import { buildFingerprint, readBuildRecord, writeBuildRecord } from './write/build-record.ts';
 import type { BuildFault } from './produce/thread-settings.ts';
@@ -109,6 +109,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     const filters = options.filters.map((name) => planFilter(store, name, filterChoices(name)));
     const map = createRewriteMap({
       baseUrl: options.baseUrl,
+      http: options.http,
       formats: options.formats,
       clients: counts.clients,
       registrants: counts.registrants,

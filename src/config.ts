@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { FILTER_NAMES, FORMATS, UNANSWERABLE_FILTERS, type FilterName, type Format } from './contract.ts';
 import { OptionsError } from './errors.ts';
+import { DEFAULT_CACHE_CONTROL, type HttpSettings } from './plan/http-headers.ts';
 
 /** What a user passes to a build: loose strings, as they come from the command line. */
 export interface BuildConfig {
@@ -9,6 +10,10 @@ export interface BuildConfig {
   out?: string;
   baseUrl?: string;
   formats?: string;
+  /** `--cors <origin>`: the origin allowed to read answers from a web page (`*`: any). Off by default. */
+  cors?: string;
+  /** `--cache-control <value>`, or `none` (default: `public, max-age=3600`). */
+  cacheControl?: string;
   /** `--filters a,b,c`, or `none`. */
   filters?: string;
   concurrency?: string | number;
@@ -27,6 +32,8 @@ export interface BuildOptions {
   out: string;
   baseUrl: string;
   formats: Format[];
+  /** Cache-Control and CORS: recorded in the rewrite map and the bundle, so every host sends the same. */
+  http: HttpSettings;
   /** The filters whose lists are precomputed (contract section 8), in a fixed order. */
   filters: FilterName[];
   concurrency: number;
@@ -64,6 +71,7 @@ export function resolveBuildOptions(config: BuildConfig): BuildOptions {
     out: config.out || DEFAULT_OUT,
     baseUrl: parseBaseUrl(config.baseUrl || DEFAULT_BASE_URL),
     formats: parseFormats(config.formats ?? DEFAULT_FORMATS),
+    http: { cacheControl: parseCacheControl(config.cacheControl ?? DEFAULT_CACHE_CONTROL), ...(config.cors === undefined ? {} : { cors: parseCors(config.cors) }) },
     filters: parseFilters(config.filters ?? DEFAULT_FILTERS),
     concurrency: wholeNumber('--concurrency', config.concurrency ?? availableParallelism(), 1),
     problemLimit: wholeNumber('--problem-limit', config.problemLimit ?? 50, 1),
@@ -94,6 +102,29 @@ export function parseBaseUrl(value: string | undefined): string {
     throw new OptionsError(`--base-url must be scheme, host and optional port only (no path, query or credentials), got "${value}"`);
   }
   return url.origin;
+}
+
+/** `--cors`: `*`, or one origin (scheme, host, optional port), as browsers compare it. */
+export function parseCors(value: string): string {
+  if (value === '*') return value;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value.replace(/\/$/, '')) {
+    throw new OptionsError(`--cors must be * or an origin such as https://observablehq.com (scheme, host, optional port), got "${value}"`);
+  }
+  return url.origin;
+}
+
+/** `--cache-control`: a header value on one line, or `none`. */
+export function parseCacheControl(value: string): string {
+  if (value.trim() === '' || /[\r\n\0]/.test(value) || !/^[\x20-\x7e]+$/.test(value)) {
+    throw new OptionsError(`--cache-control must be a header value such as "public, max-age=3600", or none; got ${JSON.stringify(value)}`);
+  }
+  return value.trim();
 }
 
 /** `--formats none,api,json`: `none` is the request without a `format` parameter. */

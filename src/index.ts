@@ -22,6 +22,8 @@ import { progressEvents, silentProgress, type Progress, type ProgressEvent } fro
 import { resolveSyncOptions, type SyncConfig, type SyncOptions } from './sync/sync-options.ts';
 import { sync as syncRecords, type SyncSummary } from './sync/sync.ts';
 import type { RetryEvent } from './sync/upstream.ts';
+import type { MovedNotice } from './sync/moved-upstream.ts';
+import { isLocalBaseUrl } from './hosts/local-base-url.ts';
 
 export { InputError, BuildBusyError, OptionsError, describeProblem, type InputProblem } from './errors.ts';
 export { UpstreamError } from './sync/upstream.ts';
@@ -34,6 +36,7 @@ export type { PreviewOptions, RunningPreview } from './preview/preview-server.ts
 export type { SyncConfig, SyncOptions } from './sync/sync-options.ts';
 export type { SyncSummary } from './sync/sync.ts';
 export type { RetryEvent } from './sync/upstream.ts';
+export type { MovedNotice } from './sync/moved-upstream.ts';
 
 /** How a long run reports its progress: a reporter (`terminalProgress()` for the command line's), or a listener of events. Silent without either. */
 export interface ProgressConfig {
@@ -117,10 +120,14 @@ export interface EmitConfig {
   out: string;
   /** `port`, `address:port` or `[ipv6]:port`, for hosts that listen (nginx, Caddy, Apache). */
   listen?: string;
+  /** Emit even when the build's base URL is a loopback one (localhost, 127.0.0.0/8, [::1], 0.0.0.0): for a local test only. */
+  allowLocalBaseUrl?: boolean;
 }
 
 export interface EmitResult {
   host: string;
+  /** The base URL baked into every link the host serves: the build's. */
+  baseUrl: string;
   /** The files written, absolute. */
   files: string[];
   clients: number;
@@ -140,11 +147,17 @@ export async function emit(config: EmitConfig): Promise<EmitResult> {
 
   const dir = path.resolve(config.dir || DEFAULT_OUT);
   const map = await loadMap(dir);
+  if (isLocalBaseUrl(map.baseUrl) && !config.allowLocalBaseUrl) {
+    throw new OptionsError(
+      `the build in ${dir} has the base URL ${map.baseUrl}, which leads every visitor's url, next and previous back to their own machine. ` +
+        'Build again with --base-url <the address the mirror will be served at>, or pass --allow-local-base-url for a local test.',
+    );
+  }
   const target = { map, dir, listen };
   const out = path.resolve(config.out);
   const files = [...writeHostFiles(host.emit(target), out), ...copyHostFolders(host.copies?.(target) ?? [], out)];
   const list = listRoute(map);
-  return { host: host.name, files, clients: list.count, pages: list.page.last };
+  return { host: host.name, baseUrl: map.baseUrl, files, clients: list.count, pages: list.page.last };
 }
 
 export interface SyncRun extends ProgressConfig {
@@ -152,11 +165,13 @@ export interface SyncRun extends ProgressConfig {
   onStart?: (options: SyncOptions) => void;
   /** Told about every wait that is not plain rate spacing (a 429, a 5xx, a dropped connection). */
   onRetry?: (event: RetryEvent) => void;
+  /** Told once when the upstream announces its end or a new address (`Sunset`, `Link: <...>; rel="successor-version"`). */
+  onMoved?: (notice: MovedNotice) => void;
 }
 
 /** Copies the upstream's client records into `<out>/clients.ndjson`, as `lda-mirror sync` does. */
 export async function sync(config: SyncConfig, run: SyncRun = {}): Promise<SyncSummary & { out: string }> {
-  const options: SyncOptions = { ...resolveSyncOptions(config), onRetry: run.onRetry };
+  const options: SyncOptions = { ...resolveSyncOptions(config), onRetry: run.onRetry, onMoved: run.onMoved };
   run.onStart?.(options);
   const progress = reporter(run);
   try {

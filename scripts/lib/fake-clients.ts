@@ -21,7 +21,7 @@ const COUNTRY_NAMES = new Map(COUNTRIES.map((c) => [c.value, c.name]));
 // The service sends an undetermined country as "" but displays it with the name the list gives "00".
 COUNTRY_NAMES.set('', displayOf(COUNTRY_NAMES, '00'));
 const FOREIGN = COUNTRIES.map((c) => c.value).filter((code) => code !== '00' && code !== 'US');
-const API = 'https://lda.senate.gov/api/v1';
+const API = 'https://lda.gov/api/v1';
 
 type Rng = () => number;
 
@@ -68,18 +68,30 @@ const LEGAL_FORMS = words(', LLC| LLC|, INC.| INC| CORPORATION| CORP.| ASSOCIATI
 const MEMBERS = words('HOME BUILDERS|COUNTIES|REALTORS|MANUFACTURERS|BROADCASTERS|WATER COMPANIES|'
   + 'COMMUNITY HEALTH CENTERS|CHAIN DRUG STORES');
 const SURNAMES = words("SMITH|JOHNSON|WILLIAMS|BROWN|GARCIA|MILLER|DAVIS|RODRIGUEZ|WILSON|ANDERSON|TAYLOR|"
-  + "MOORE|JACKSON|LEE|THOMPSON|HARRIS|CLARK|WALKER|KING|WRIGHT|O'BRIEN|MÜLLER|NUÑEZ");
+  + "MOORE|JACKSON|LEE|THOMPSON|HARRIS|CLARK|WALKER|KING|WRIGHT|O'BRIEN|MÜLLER|NUÑEZ|PEÑA|BÉLANGER|"
+  + 'PATEL|NGUYEN|KIM|COHEN|MURPHY|FITZGERALD|VAN DER BERG|MCALLISTER');
 const FIRST_NAMES = words('JAMES|MARY|ROBERT|PATRICIA|JOHN|JENNIFER|MICHAEL|LINDA|DAVID|ELIZABETH|'
   + 'CHRISTINE|SEAN|DAWN|GARY|JOSÉ|MARÍA');
 // Names real data has that no pattern makes: other scripts, accents, quotes, ampersands.
 const ODD_NAMES = words('日本電気株式会社 (NEC)|三菱商事株式会社|ZÜRICH INSURANCE COMPANY LTD|'
-  + 'SOCIÉTÉ GÉNÉRALE|NIÑOS UNIDOS DE AMÉRICA|THE "QUOTED" COMPANY, INC.|AT&T SERVICES, INC.|A & B|'
-  + "CHILDREN'S HOSPITAL ASSOCIATION|Zeta Analytics, Inc.");
+  + 'SOCIÉTÉ GÉNÉRALE|NESTLÉ USA, INC.|NESTLÉ PURINA PETCARE COMPANY|CRÉDIT AGRICOLE CIB|L\'ORÉAL USA, INC.|'
+  + 'BANCO SANTANDER, S.A.|NIÑOS UNIDOS DE AMÉRICA|ASOCIACIÓN DE PRODUCTORES DE CAFÉ|THE "QUOTED" COMPANY, INC.|'
+  + "AT&T SERVICES, INC.|A & B|CHILDREN'S HOSPITAL ASSOCIATION|Zeta Analytics, Inc.");
+// Banks, credit unions, hospitals and universities: kinds of client the registry has many of.
+const BANK_NAMES = words('{P} BANK|{P} BANK, N.A.|{P} BANCORP, INC.|FIRST NATIONAL BANK OF {C}|{C} SAVINGS BANK|'
+  + '{C} COMMUNITY BANK|{S} BANK & TRUST COMPANY|{P} FEDERAL CREDIT UNION|{C} TEACHERS CREDIT UNION|'
+  + '{T} CREDIT UNION LEAGUE|{T} BANKERS ASSOCIATION|INDEPENDENT COMMUNITY BANKERS OF {T}');
+const HOSPITAL_NAMES = words('{C} GENERAL HOSPITAL|{S} MEMORIAL HOSPITAL|{P} HEALTH SYSTEM|{C} CHILDREN\'S HOSPITAL|'
+  + '{P} MEDICAL CENTER|{T} HOSPITAL ASSOCIATION|{S} CLINIC FOUNDATION|{P} HEALTH, INC.');
+const SCHOOL_NAMES = words('UNIVERSITY OF {T}|{T} STATE UNIVERSITY|{S} UNIVERSITY|{P} COLLEGE|'
+  + 'THE REGENTS OF THE UNIVERSITY OF {T}|{T} COMMUNITY COLLEGE SYSTEM|{S} INSTITUTE OF TECHNOLOGY');
 const CLIENT_DESCRIPTIONS = words('Health benefit plan company|Trade association|Biopharmaceutical company|'
   + 'Software as a service, digital identity verification.|Non-profit research institute|Municipality|'
   + 'Electric utility|Manufacturer of medical devices.|lobbying|Law Firm|Public university|'
   + 'Tribal government|Financial services industry trade association.|Aerospace & defense contractor');
-const FIRM_WORDS = words('STRATEGIES|PUBLIC AFFAIRS|CONSULTING|ADVOCATES|GOVERNMENT RELATIONS|POLICY GROUP');
+const FIRM_WORDS = words('STRATEGIES|PUBLIC AFFAIRS|CONSULTING|ADVOCATES|GOVERNMENT RELATIONS|POLICY GROUP|'
+  + 'ASSOCIATES|GROUP|LAW GROUP|PARTNERS|STRATEGIC PARTNERS|CAPITOL STRATEGIES|ADVISORS');
+const FIRM_FORMS = words(', LLC| LLC|, INC.|, PLLC|, LLP|');
 const REGISTRANT_DESCRIPTIONS = words('Law Firm|Government Relations Firm.|lobbying firm|Lobbying Firm|'
   + 'Government Affairs Consulting|Government relations firm|Public affairs and strategic communications');
 const STREETS = words('Pennsylvania Avenue, NW|K Street NW|New York Ave NW|Wilson Blvd|Main Street|'
@@ -109,24 +121,36 @@ const titleCase = (name: string): string =>
 const noun = (rng: Rng): string => (rng() < 0.5 ? ` ${pick(rng, NOUNS)}` : '');
 const cityGovernment = ({ city, state }: Office): string => `CITY OF ${city.toUpperCase()}, ${state}`;
 
+/** A pattern of the name lists filled in: {P} a prefix, {S} a surname, {C} a city, {T} a state's name. */
+function fill(rng: Rng, pattern: string): string {
+  return pattern.replace(/\{([PSCT])\}/g, (_, slot: string) =>
+    slot === 'P' ? pick(rng, PREFIXES)
+    : slot === 'S' ? pick(rng, SURNAMES)
+    : slot === 'C' ? pick(rng, US_OFFICES).city.toUpperCase()
+    : displayOf(STATE_NAMES, pick(rng, BUSY_STATES)).toUpperCase());
+}
+
 function organisationName(rng: Rng): string {
   const roll = rng();
-  if (roll < 0.02) return pick(rng, ODD_NAMES);
+  if (roll < 0.03) return pick(rng, ODD_NAMES);
   const name =
-    roll < 0.5 ? `${pick(rng, PREFIXES)} ${pick(rng, INDUSTRIES)}${noun(rng)}${pick(rng, LEGAL_FORMS)}`
-    : roll < 0.7 ? `${pick(rng, SURNAMES)} ${pick(rng, INDUSTRIES)}${noun(rng)}${pick(rng, LEGAL_FORMS)}`
-    : roll < 0.82 ? `${pick(rng, ['NATIONAL', 'AMERICAN'])} ASSOCIATION OF ${pick(rng, MEMBERS)}`
-    : roll < 0.9 ? cityGovernment(pick(rng, US_OFFICES))
-    : roll < 0.95 ? `UNIVERSITY OF ${displayOf(STATE_NAMES, pick(rng, BUSY_STATES)).toUpperCase()}`
+    roll < 0.4 ? `${pick(rng, PREFIXES)} ${pick(rng, INDUSTRIES)}${noun(rng)}${pick(rng, LEGAL_FORMS)}`
+    : roll < 0.52 ? `${pick(rng, SURNAMES)} ${pick(rng, INDUSTRIES)}${noun(rng)}${pick(rng, LEGAL_FORMS)}`
+    : roll < 0.6 ? fill(rng, pick(rng, BANK_NAMES))
+    : roll < 0.66 ? fill(rng, pick(rng, HOSPITAL_NAMES))
+    : roll < 0.72 ? fill(rng, pick(rng, SCHOOL_NAMES))
+    : roll < 0.84 ? `${pick(rng, ['NATIONAL', 'AMERICAN'])} ASSOCIATION OF ${pick(rng, MEMBERS)}`
+    : roll < 0.92 ? cityGovernment(pick(rng, US_OFFICES))
     : `${pick(rng, SURNAMES)} & ${pick(rng, SURNAMES)}, LLP`;
   return rng() < 0.04 ? titleCase(name) : name; // some filers type their name in mixed case
 }
 
 function firmName(rng: Rng): string {
   const roll = rng();
-  if (roll < 0.2) return organisationName(rng); // organisations that lobby for themselves
-  if (roll < 0.5) return `${pick(rng, SURNAMES)} & ${pick(rng, SURNAMES)}, LLP`;
-  return `${pick(rng, SURNAMES)} ${pick(rng, FIRM_WORDS)}${pick(rng, [', LLC', ' LLC', ', INC.', ''])}`;
+  if (roll < 0.15) return organisationName(rng); // organisations that lobby for themselves
+  if (roll < 0.35) return `${pick(rng, SURNAMES)} & ${pick(rng, SURNAMES)}${pick(rng, [', LLP', ' LLP', ', PLLC', ''])}`;
+  if (roll < 0.45) return `THE ${pick(rng, SURNAMES)} ${pick(rng, ['GROUP', 'COMPANY', 'FIRM'])}${pick(rng, FIRM_FORMS)}`;
+  return `${pick(rng, SURNAMES)} ${pick(rng, FIRM_WORDS)}${pick(rng, FIRM_FORMS)}`;
 }
 
 function timestamp(rng: Rng): string {

@@ -1,4 +1,4 @@
-import { ALLOWED_METHODS, API_HEADERS, CLIENT_PATH_PREFIX, LIST_PATH, REGISTRANT_PATH_PREFIX } from '../contract.ts';
+import { ALLOWED_METHODS, API_HEADERS, CLIENT_PATH_PREFIX, LIST_PATH, MAX_ID_DIGITS, REGISTRANT_PATH_PREFIX } from '../contract.ts';
 import { jsonStringContent, jsonText } from '../json-text.ts';
 import { BundleFileError } from '../bundle/content-names.ts';
 import { QueryBundle, type ReadFile } from '../bundle/query-bundle.ts';
@@ -42,14 +42,16 @@ export interface AnswererOptions {
   readMs?: number;
 }
 
+/** The request's conditional headers, for hosts that pass them on. */
+export interface Conditions {
+  ifNoneMatch?: string;
+}
+
 export interface Answerer {
-  answer(method: string, target: string): Promise<Reply>;
+  answer(method: string, target: string, conditions?: Conditions): Promise<Reply>;
   /** The bundle, once an answer has opened it: for tests and benchmarks that count its reads. */
   readonly bundle: QueryBundle | undefined;
 }
-
-/** Longest id a record path may name (as the rewrite map's `idDigits`): no record has a longer one. */
-const ID_DIGITS = 16;
 
 /** The longest request target answered (in characters, non-ASCII bytes percent-encoded): Cloudflare's URL limit; past it, 414. */
 export const MAX_TARGET_LENGTH = 16_384;
@@ -88,43 +90,58 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
     get bundle() {
       return bundle;
     },
-    async answer(method, target) {
-      if (target.length > MAX_TARGET_LENGTH) return detail(414, TARGET_TOO_LONG);
+    async answer(method, target, conditions = {}) {
+      // The manifest first: the headers of every answer, errors included, are the build's.
       const found = await open();
       try {
-        return await answerFrom(found, method, target);
+        return await answerWith(found, method, target, conditions);
       } catch (error) {
         if (!(error instanceof BundleFileError)) throw error;
         const newer = error.problem === 'missing' ? await reopen(found).catch(() => undefined) : undefined;
-        if (newer === undefined) return detail(500, `Internal error: ${error.message}.`);
-        return answerFrom(newer, method, target).catch((again: unknown) => {
-          if (again instanceof BundleFileError) return detail(500, `Internal error: ${again.message}.`);
+        if (newer === undefined) return failure(error);
+        return answerWith(newer, method, target, conditions).catch((again: unknown) => {
+          if (again instanceof BundleFileError) return failure(again);
           throw again;
         });
       }
     },
   };
 
-  async function answerFrom(found: QueryBundle, method: string, target: string): Promise<Reply> {
+  async function answerWith(found: QueryBundle, method: string, target: string, conditions: Conditions): Promise<Reply> {
+    const { preflight, etag } = found.manifest;
+    if (target.length > MAX_TARGET_LENGTH) return detailOf(found, 414, TARGET_TOO_LONG);
+    if (method === 'OPTIONS' && preflight !== undefined) return { status: preflight.status, headers: { ...preflight.headers }, body: '' };
+    const reply = await answerOf(found, method, target);
+    return etag === undefined || reply.status !== 200 ? reply : conditional(reply, etag, conditions.ifNoneMatch);
+  }
+
+  async function answerOf(found: QueryBundle, method: string, target: string): Promise<Reply> {
+    const headers = found.manifest.headers ?? API_HEADERS;
+    const detail = (status: number, text: string) => detailOf(found, status, text);
     const { rawPath, rawQuery } = splitTarget(target);
     const path = normalizePath(rawPath);
     const route = routeOf(path);
     if (route === undefined) return detail(404, 'Not found.');
     if (!(ALLOWED_METHODS as readonly string[]).includes(method)) return detail(405, `Method "${method}" not allowed.`);
-    if (!path.endsWith('/')) return { status: 301, headers: { ...API_HEADERS, Location: `${path}/${rawQuery === undefined ? '' : `?${rawQuery}`}` }, body: '' };
+    if (!path.endsWith('/')) return { status: 301, headers: { ...headers, Location: `${path}/${rawQuery === undefined ? '' : `?${rawQuery}`}` }, body: '' };
     if (queryFieldCount(rawQuery ?? '') > MAX_QUERY_FIELDS) return detail(400, `Too many query parameters: at most ${MAX_QUERY_FIELDS}, as the live service takes.`);
     const pairs = queryPairs(rawQuery ?? '');
     const values = lastValues(pairs);
     const format = values.get('format') ?? '';
     if (!(found.manifest.formats as string[]).includes(format)) return detail(404, 'Not found.');
-    if (route.kind === 'list') return listAnswer(found, pairs, values);
+    if (route.kind === 'list') {
+      const body = await listBody(found, pairs, values);
+      if (typeof body === 'object') return { status: 400, headers: { ...headers }, body: body.errorBody };
+      return body === undefined ? detail(404, 'Invalid page.') : { status: 200, headers: { ...headers }, body };
+    }
     const body = await recordBody(found, route.kind, Number(route.id), format);
-    return body === undefined ? detail(404, 'Not found.') : ok(body);
+    return body === undefined ? detail(404, 'Not found.') : { status: 200, headers: { ...headers }, body };
   }
 
-  async function listAnswer(found: QueryBundle, pairs: [string, string][], values: Map<string, string>): Promise<Reply> {
+  /** A list page's body, undefined for a page past the last, or the filters' 400 body. */
+  async function listBody(found: QueryBundle, pairs: [string, string][], values: Map<string, string>): Promise<string | undefined | { errorBody: string }> {
     const filters = readFilters(values, found.manifest.choices);
-    if ('errorBody' in filters) return { status: 400, headers: { ...API_HEADERS }, body: filters.errorBody };
+    if ('errorBody' in filters) return { errorBody: filters.errorBody };
     const terms = orderingTerms(values.get('ordering'));
     const key = JSON.stringify([filters.criteria, terms], (_, value: unknown) => (value instanceof Uint8Array ? Array.from(value) : value));
     let clients = results.get(key);
@@ -133,9 +150,30 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
       // Four bytes a client: an order's global indexes.
       results.set(key, clients, 4 * clients.count);
     }
-    const body = await listPage(found, clients, pairs, values);
-    return body === undefined ? detail(404, 'Invalid page.') : ok(body);
+    return listPage(found, clients, pairs, values);
   }
+}
+
+function detailOf(found: QueryBundle, status: number, text: string): Reply {
+  return { status, headers: { ...(found.manifest.headers ?? API_HEADERS) }, body: jsonText({ detail: text }) };
+}
+
+/**
+ * A bundle file damaged, missing or late: a 500 naming it, with the contract's headers and no
+ * Cache-Control, so that no cache keeps a failure.
+ */
+function failure(error: BundleFileError): Reply {
+  return { status: 500, headers: { ...API_HEADERS }, body: jsonText({ detail: `Internal error: ${error.message}.` }) };
+}
+
+/**
+ * A 200 with the build's ETag, or a 304 (same headers, no body) when the request's If-None-Match names
+ * it: one ETag a build, as every answer of a build changes together (weak comparison, RFC 9110 13.1.2).
+ */
+function conditional(reply: Reply, etag: string, ifNoneMatch: string | undefined): Reply {
+  const headers = { ...reply.headers, ETag: etag };
+  const matches = ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etag);
+  return matches ? { status: 304, headers, body: '' } : { ...reply, headers };
 }
 
 type Route = { kind: 'list' } | { kind: 'client' | 'registrant'; id: string };
@@ -146,7 +184,7 @@ function routeOf(path: string): Route | undefined {
   if (withSlash === LIST_PATH) return { kind: 'list' };
   const missingSlash = withSlash !== path;
   for (const [kind, prefix] of [['client', CLIENT_PATH_PREFIX], ['registrant', REGISTRANT_PATH_PREFIX]] as const) {
-    const id = matchPath(`${prefix}{id}/`, withSlash, ID_DIGITS, missingSlash);
+    const id = matchPath(`${prefix}{id}/`, withSlash, MAX_ID_DIGITS, missingSlash);
     if (id !== undefined) return { kind, id };
   }
   return undefined;
@@ -162,12 +200,4 @@ async function recordBody(bundle: QueryBundle, kind: 'client' | 'registrant', id
   }
   const index = await bundle.findClient(id);
   return index < 0 ? undefined : clientText(bundle, index, base, suffix);
-}
-
-function ok(body: string): Reply {
-  return { status: 200, headers: { ...API_HEADERS }, body };
-}
-
-function detail(status: number, text: string): Reply {
-  return { status, headers: { ...API_HEADERS }, body: jsonText({ detail: text }) };
 }

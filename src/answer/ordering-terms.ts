@@ -1,4 +1,4 @@
-import { isPythonSpace } from '../routing/python-text.ts';
+import { stripPython } from '../routing/python-text.ts';
 
 /**
  * The order of a list as Django REST Framework's OrderingFilter reads `ordering` (contract section 9):
@@ -36,13 +36,4 @@ export function orderingTerms(value: string | undefined): SortTerm[] {
   }
   if (last === undefined) return [{ field: 'id', descending: false }];
   return [...kept, { field: 'id', descending: last.descending }];
-}
-
-/** Python's `str.strip()`: white space as `str.isspace` knows it, from both ends. */
-export function stripPython(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && isPythonSpace(text.charCodeAt(start))) start++;
-  while (end > start && isPythonSpace(text.charCodeAt(end - 1))) end--;
-  return start === 0 && end === text.length ? text : text.slice(start, end);
 }

@@ -17,8 +17,9 @@ export async function checkBundle(read: ReadFile): Promise<{ files: number; byte
   let next = 0;
   const reader = async () => {
     while (next < names.length) {
-      const file = `${BUNDLE_FOLDER}${names[next++]!}`;
-      const data = await read(file);
+      const name = names[next++]!;
+      const file = `${BUNDLE_FOLDER}${name}`;
+      const data = await read(name);
       if (data === undefined) throw new BundleFileError(file, 'missing', 'the query bundle names this file, but the build has none');
       await checkContent(file, data);
       bytes += data.length;

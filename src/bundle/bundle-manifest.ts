@@ -1,6 +1,6 @@
-import type { Format } from '../contract.ts';
-import type { PackEntry } from '../plan/registrant-packs.ts';
+import type { Format, Preflight } from '../contract.ts';
 import { BUNDLE_FOLDER, hashedName } from './content-names.ts';
+import type { PackEntry } from './registrant-packs.ts';
 
 /**
  * The query bundle: what the answerer reads to answer any request where code runs (contract section
@@ -15,12 +15,23 @@ import { BUNDLE_FOLDER, hashedName } from './content-names.ts';
  */
 export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@2';
 export { BUNDLE_FOLDER };
-export const BUNDLE_MANIFEST = `${BUNDLE_FOLDER}manifest.json`;
+/** The manifest's name in the bundle folder: what a reader of the bundle (`ReadFile`) opens first. */
+export const MANIFEST_FILE = 'manifest.json';
+export const BUNDLE_MANIFEST = `${BUNDLE_FOLDER}${MANIFEST_FILE}`;
 
 export interface BundleManifest {
   format: typeof BUNDLE_FORMAT;
   /** Every link starts with it (contract section 2). */
   baseUrl: string;
+  /** The headers of every answer (the rewrite map's: the contract's, Cache-Control, the CORS origin); older bundles lack them. */
+  headers?: Record<string, string>;
+  /** With `--cors`: the answer to `OPTIONS` on any path. */
+  preflight?: Preflight;
+  /**
+   * The ETag of every 200 of this build: a digest of every other bundle file and of these settings, so
+   * it changes when any answer can, and stays when a rebuild changed nothing.
+   */
+  etag?: string;
   /** The `format` values built; `''` is the absent parameter. */
   formats: Format[];
   /** The values the state and country filters accept (contract section 8). */
@@ -39,7 +50,7 @@ export interface BundleManifest {
   /** The base packs by id range, then the overlay, which holds the newer text of any registrant it has. */
   registrantPacks: PackEntry[];
   registrantOverlay: string | null;
-  /** The digests of the base's registrants, for the next build's plan of its packs (plan/registrant-packs.ts). */
+  /** The digests of the base's registrants, for the next build's plan of its packs (bundle/registrant-packs.ts). */
   registrantDigests: string;
 }
 

@@ -1,4 +1,4 @@
-import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, type BundleManifest } from './bundle-manifest.ts';
+import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, MANIFEST_FILE, type BundleManifest } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
 import { decodeIndexSegment, type IndexSegment } from './index-segment.ts';
 import { decodeNameOrder, type NameOrder } from './name-order.ts';
@@ -7,9 +7,10 @@ import { decodeRegistrantIndex, type RegistrantIndex } from './registrant-index.
 import { upperBound } from './sorted-arrays.ts';
 
 /**
- * How the answerer reads a file of the build: the path relative to the built folder, the bytes, or
- * undefined when there is no such file. The world is passed in (a folder on disk, Workers' static
- * assets, a CDN): the answerer runs in Node, workerd and Deno alike.
+ * How the answerer reads a file of the query bundle: its name in the bundle folder (`manifest.json`,
+ * `clients/...`), the bytes, or undefined when there is no such file. The world is passed in (the
+ * bundle/ of a folder on disk, Workers' static assets, a CDN): the answerer runs in Node, workerd and
+ * Deno alike.
  */
 export type ReadFile = (file: string) => Promise<Uint8Array | undefined>;
 
@@ -56,7 +57,7 @@ export class QueryBundle {
   /** The bundle of the build that `read` reads; undefined when it has none. */
   static async open(read: ReadFile, options: { chunkBytes?: number; readMs?: number } = {}): Promise<QueryBundle | undefined> {
     const readMs = options.readMs ?? READ_MS;
-    const bytes = await within(read(BUNDLE_MANIFEST), BUNDLE_MANIFEST, readMs);
+    const bytes = await within(read(MANIFEST_FILE), BUNDLE_MANIFEST, readMs);
     if (bytes === undefined) return undefined;
     const text = new TextDecoder().decode(bytes);
     let manifest: BundleManifest;
@@ -185,7 +186,7 @@ export class QueryBundle {
   private async file<T>(name: string, decode: (bytes: Uint8Array, file: string) => T): Promise<T> {
     const path = `${BUNDLE_FOLDER}${name}`;
     this.reads++;
-    const bytes = await within(this.read(path), path, this.readMs);
+    const bytes = await within(this.read(name), path, this.readMs);
     if (bytes === undefined) throw new BundleFileError(path, 'missing', 'the query bundle names this file, but the build has none');
     await checkContent(path, bytes);
     return decode(bytes, path);

@@ -1,9 +1,9 @@
-import type { RegistrantDigest } from '../plan/registrant-packs.ts';
+import type { RegistrantDigest } from './registrant-packs.ts';
 import { decodeSections, encodeSections } from './sections.ts';
 
 /**
  * The digest of every registrant text in the base packs (id, hash, length), written with the base:
- * the next build compares its registrants with them to plan its packs (plan/registrant-packs.ts)
+ * the next build compares its registrants with them to plan its packs (bundle/registrant-packs.ts)
  * without reading the packs themselves. The answerer never reads it.
  */
 export function encodeRegistrantDigests(digests: readonly RegistrantDigest[]): Uint8Array {

@@ -2,7 +2,7 @@
  * SHA-256 (FIPS 180-4) of bytes, synchronously and without a Node API: the build names every file of
  * the query bundle by its hash (content-names.ts) inside a synchronous generator, in code that must
  * run in every runtime. The readers check a file with Web Crypto's `crypto.subtle.digest('SHA-256')`,
- * the platform's own, faster one; both give the same digest (test/content-names.test.ts).
+ * the platform's own, faster one; both give the same digest (every build is checked by it before its switch).
  */
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,

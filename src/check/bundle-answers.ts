@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAnswerer } from '../answer/answerer.ts';
 import { checkBundle } from '../bundle/bundle-check.ts';
+import { bundleFolderReader } from '../built-folder.ts';
 import { ORDERINGS, type Format } from '../contract.ts';
 import { listRoute, recordRoutes, type RewriteMap } from '../plan/rewrite-map.ts';
 import { listPageFile, recordFile } from '../plan/site-layout.ts';
@@ -15,7 +16,7 @@ import { LIST_PATH } from '../contract.ts';
  * of the bundle is held to the hash in its name. The problems found; none when it passes.
  */
 export async function checkBundleAnswers(dir: string, map: RewriteMap, formats: readonly Format[], recordIds: Record<string, number[]>): Promise<string[]> {
-  const read = (file: string) => readFile(path.join(dir, file)).catch(() => undefined);
+  const read = bundleFolderReader(dir);
   try {
     await checkBundle(read);
   } catch (error) {

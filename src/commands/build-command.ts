@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_BASE_URL, DEFAULT_FILTERS, DEFAULT_FORMATS, DEFAULT_INPUT, DEFAULT_OUT } from '../config.ts';
 import { describeProblem } from '../errors.ts';
+import { DEFAULT_CACHE_CONTROL } from '../plan/http-headers.ts';
 import { build, type BuildConfig, type BuildSummary } from '../index.ts';
 import { terminalProgress } from '../report/progress.ts';
 import { CHANGED_FILE, REMOVED_FILE } from '../write/manifest.ts';
@@ -22,6 +23,9 @@ Options:
   --base-url <url>      absolute http(s) URL the mirror is served at, e.g. https://lda.example.org
                         (default: ${DEFAULT_BASE_URL}, for lda-mirror preview; a warning says so)
   --formats <list>      formats to build, from none,api,json (default: ${DEFAULT_FORMATS})
+  --cors <origin>       let web pages of this origin (* for any) read the answers: sends
+                        Access-Control-Allow-Origin and answers preflights (default: off)
+  --cache-control <v>   the Cache-Control of every answer, or none (default: ${DEFAULT_CACHE_CONTROL})
   --filters <list>      filters whose lists are precomputed, from registrant_id, client_state,
                         client_country, client_ppb_state, client_ppb_country; or none
                         (default: ${DEFAULT_FILTERS})
@@ -39,6 +43,8 @@ Options:
       out: { type: 'string' },
       'base-url': { type: 'string' },
       formats: { type: 'string' },
+      cors: { type: 'string' },
+      'cache-control': { type: 'string' },
       filters: { type: 'string' },
       concurrency: { type: 'string' },
       'problem-limit': { type: 'string' },
@@ -55,6 +61,8 @@ Options:
       out: values.out,
       baseUrl: values['base-url'],
       formats: values.formats,
+      cors: values.cors,
+      cacheControl: values['cache-control'],
       filters: values.filters,
       concurrency: values.concurrency,
       problemLimit: values['problem-limit'],

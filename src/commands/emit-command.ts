@@ -20,6 +20,7 @@ export const emitCommand: Command = {
 
 Translates the built folder's rewrite map into a host's configuration, so the host answers query
 strings, errors, redirects and headers as the preview does. Regenerate it after every build.
+It prints the base URL that the build baked into every link, and refuses a loopback one.
 One file: --out names the file. Several: --out is a folder that receives them.
 
 Hosts:
@@ -29,6 +30,8 @@ Options:
   --dir <folder>            the built folder (default: dist)
   --out <path>              where the configuration goes (required)
   --listen <address:port>   address and port, for hosts that listen (nginx, Caddy, Apache)
+  --allow-local-base-url    emit even for a build whose base URL is loopback (localhost,
+                            127.0.0.0/8, [::1], 0.0.0.0): for a local test, never to publish
   -h, --help                this help`,
 
   async run(argv) {
@@ -37,15 +40,21 @@ Options:
       console.log(this.usage);
       return name === undefined ? 2 : 0;
     }
-    const { values } = parseOptions(rest, { dir: { type: 'string' }, out: { type: 'string' }, listen: { type: 'string' } });
+    const { values } = parseOptions(rest, {
+      dir: { type: 'string' },
+      out: { type: 'string' },
+      listen: { type: 'string' },
+      'allow-local-base-url': { type: 'boolean' },
+    });
     if (values.help) {
       console.log(this.usage);
       return 0;
     }
-    const emitted = await emit({ host: name, dir: values.dir, out: values.out ?? '', listen: values.listen });
+    const emitted = await emit({ host: name, dir: values.dir, out: values.out ?? '', listen: values.listen, allowLocalBaseUrl: values['allow-local-base-url'] });
     console.log(
       `${emitted.host}: wrote ${emitted.files.join(', ')} (${emitted.clients.toLocaleString('en-US')} clients, ${emitted.pages.toLocaleString('en-US')} pages a list)`,
     );
+    console.log(`${emitted.host}: base URL ${emitted.baseUrl} (every url, next and previous starts with it)`);
     return 0;
   },
 };

@@ -6,6 +6,7 @@ import { terminalProgress } from '../report/progress.ts';
 import { resolveSyncOptions, type SyncConfig } from '../sync/sync-options.ts';
 import { CHANGED_FILE, REMOVED_FILE } from '../write/manifest.ts';
 import { formatSummary } from './build-command.ts';
+import { DEFAULT_CACHE_CONTROL } from '../plan/http-headers.ts';
 import { parseOptions, type Command } from './command.ts';
 import { SYNC_OPTIONS_HELP, formatSyncSummary, runSync, syncOptionSpec } from './sync-command.ts';
 
@@ -25,6 +26,8 @@ Options:
   --base-url <url>      the URL the mirror is served at
   --formats <list>      formats to build (default: ${DEFAULT_FORMATS})
   --filters <list>      filters to precompute, or none (default: ${DEFAULT_FILTERS})
+  --cors <origin>       let web pages of this origin (* for any) read the answers (default: off)
+  --cache-control <v>   the Cache-Control of every answer, or none (default: ${DEFAULT_CACHE_CONTROL})
   --print-changes       print every changed path ("+ path") and removed path ("- path")
 ${SYNC_OPTIONS_HELP}
   -h, --help            this help`,
@@ -36,6 +39,8 @@ ${SYNC_OPTIONS_HELP}
       'base-url': { type: 'string' },
       formats: { type: 'string' },
       filters: { type: 'string' },
+      cors: { type: 'string' },
+      'cache-control': { type: 'string' },
       'print-changes': { type: 'boolean' },
     });
     if (values.help) {
@@ -49,6 +54,8 @@ ${SYNC_OPTIONS_HELP}
       baseUrl: values['base-url'] ?? '',
       formats: values.formats,
       filters: values.filters,
+      cors: values.cors,
+      cacheControl: values['cache-control'],
       removePrevious: 'background',
     };
     // Every option is checked before the first request, so a typo fails in a second, not after the sync.

@@ -1,10 +1,11 @@
 import { sync, type SyncConfig, type SyncSummary } from '../index.ts';
 import { terminalProgress } from '../report/progress.ts';
 import { formatDuration } from '../report/time-left.ts';
+import { formatMovedNotice } from '../sync/moved-upstream.ts';
 import { RATE_WITHOUT_KEY, RATE_WITH_KEY, TOKEN_VARIABLE } from '../sync/sync-options.ts';
 import { parseOptions, type Command } from './command.ts';
 
-export const SYNC_OPTIONS_HELP = `  --upstream <url>      the service, e.g. https://lda.senate.gov (or https://lda.gov)
+export const SYNC_OPTIONS_HELP = `  --upstream <url>      the service, e.g. https://lda.gov
   --token <key>         API key, sent as "Authorization: Token <key>"; better: set ${TOKEN_VARIABLE}
   --rate <n>            requests a minute (default: ${RATE_WITHOUT_KEY}, or ${RATE_WITH_KEY} with a key: the service's limits)
   --concurrency <n>     requests in flight at once, within the rate (default: 2)
@@ -61,6 +62,10 @@ export function runSync(config: SyncConfig): Promise<SyncSummary & { out: string
     progress,
     onStart: (options) =>
       console.error(`sync: ${options.upstream}/api/v1/clients/ -> ${options.out}, ${options.rate} requests/min${options.token ? ', with a key' : ''}`),
+    onMoved: (notice) => {
+      progress.end();
+      console.error(formatMovedNotice(notice));
+    },
     onRetry: (event) => {
       progress.end();
       console.error(`sync: ${event.url}: ${event.reason}; try ${event.attempt + 1} in ${formatDuration(event.waitMs / 1000)}`);

@@ -60,7 +60,7 @@ export const BUNDLE_FOLDERS = ['bundle/', 'bundle/clients/', 'bundle/index/', 'b
 /**
  * How many files the query bundle has, for the progress bar: one per chunk and per segment, the
  * name order, the registrant index and the manifest, and the registrant packs of `packFiles`
- * (plan/registrant-packs.ts).
+ * (bundle/registrant-packs.ts).
  */
 export function bundleFileCount(clientIds: Iterable<number>, total: number, packFiles: number): number {
   let chunks = 0;

@@ -1,10 +1,10 @@
 import {
-  API_HEADERS,
   ALLOWED_METHODS,
   CLIENT_PATH_PREFIX,
   FORMATS,
   LIST_PATH,
   LIVE_FILTERS,
+  MAX_ID_DIGITS,
   ORDERINGS,
   PAGE_SIZE,
   REGISTRANT_PATH_PREFIX,
@@ -12,12 +12,15 @@ import {
   type Format,
 } from '../contract.ts';
 import { errorAnswersFor } from './error-answers.ts';
+import { answerHeaders, DEFAULT_CACHE_CONTROL, preflightAnswer, type HttpSettings } from './http-headers.ts';
 import { lastPageFor } from './page-count.ts';
-import { MAP_FORMAT, MAX_ID_DIGITS, type ChoiceStep, type MethodStep, type RewriteMap, type Route, type ServedFilter } from './rewrite-map.ts';
+import { MAP_FORMAT, type ChoiceStep, type MethodStep, type RewriteMap, type Route, type ServedFilter } from './rewrite-map.ts';
 import { INDEX_FILE, parameterFolder, recordFileName } from './site-layout.ts';
 
 export interface MapInput {
   baseUrl: string;
+  /** Cache-Control and CORS (default: the default Cache-Control, no CORS). */
+  http?: HttpSettings;
   formats: readonly Format[];
   clients: number;
   registrants: number;
@@ -38,6 +41,8 @@ export interface FilterInput {
  */
 export function createRewriteMap(input: MapInput): RewriteMap {
   const formats = FORMATS.filter((format) => input.formats.includes(format));
+  const http = input.http ?? { cacheControl: DEFAULT_CACHE_CONTROL };
+  const preflight = preflightAnswer(http);
   const method: MethodStep = { step: 'method', allowed: [...ALLOWED_METHODS], error: 'methodNotAllowed' };
   const recordFormat: ChoiceStep = {
     step: 'choice',
@@ -57,7 +62,8 @@ export function createRewriteMap(input: MapInput): RewriteMap {
   return {
     format: MAP_FORMAT,
     baseUrl: input.baseUrl,
-    headers: { ...API_HEADERS },
+    headers: answerHeaders(http),
+    ...(preflight === undefined ? {} : { preflight }),
     paths: { collapseSlashes: true, missingSlash: { status: 301, after: 'method' }, idDigits: MAX_ID_DIGITS },
     routes: [
       {

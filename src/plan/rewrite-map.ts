@@ -7,14 +7,18 @@
  * `MAP_FORMAT` changes when it does. This file holds its shape and the accessors that hosts read;
  * `createRewriteMap` (rewrite-map-builder.ts) makes it, and error-answers.ts writes its error texts.
  */
+import type { Preflight } from '../contract.ts';
+
 export const MAP_FORMAT = 'lda-clients-mirror/rewrite-map@3';
 export const MAP_FILE = 'rewrite-map.json';
 
 export interface RewriteMap {
   format: typeof MAP_FORMAT;
   baseUrl: string;
-  /** Sent with every API answer, errors and redirects included. */
+  /** Sent with every API answer, errors and redirects included: the contract's, Cache-Control, the CORS origin (http-headers.ts). */
   headers: Record<string, string>;
+  /** With `--cors`: the answer to `OPTIONS` on any path, before any route is matched. Without it, `OPTIONS` is the method step's 405. */
+  preflight?: Preflight;
   paths: PathRules;
   /** Matched in order against the decoded path; a path no route matches is `errors.notFound`. */
   routes: Route[];
@@ -159,9 +163,6 @@ export interface ErrorAnswers {
 }
 
 export type ErrorName = keyof ErrorAnswers;
-
-/** Longest id looked up as a file: longer digit strings cannot name a record (and would make long paths). */
-export const MAX_ID_DIGITS = 16;
 
 /** The error as a host that cannot fill in a template answers it for one method or parameter name. */
 export function errorVariant(answer: ErrorAnswer, key: string): ErrorAnswer {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createAnswerer, type Answerer } from '../answer/answerer.ts';
-import { readBuildFile, type ServedBuild } from './served-build.ts';
+import { bundleFolderReader } from '../built-folder.ts';
+import type { ServedBuild } from './served-build.ts';
 import { answerInternalError } from './static-answers.ts';
 
 /**
@@ -10,10 +11,13 @@ import { answerInternalError } from './static-answers.ts';
  */
 export function answerFromBundle(build: ServedBuild, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const answerer = answererOf(build);
-  return answerer.answer(request.method ?? 'GET', request.url ?? '/').then(
+  const ifNoneMatch = request.headers['if-none-match'];
+  return answerer.answer(request.method ?? 'GET', request.url ?? '/', { ifNoneMatch }).then(
     (reply) => {
       const body = Buffer.from(reply.body, 'utf8');
-      response.writeHead(reply.status, { ...reply.headers, 'Content-Length': body.length });
+      // A 204 (preflight) or 304 carries no body and so no length.
+      const length = reply.status === 204 || reply.status === 304 ? {} : { 'Content-Length': body.length };
+      response.writeHead(reply.status, { ...reply.headers, ...length });
       // For HEAD, node:http sends the head alone.
       response.end(body);
     },
@@ -27,7 +31,7 @@ const answerers = new WeakMap<ServedBuild, Answerer>();
 export function answererOf(build: ServedBuild): Answerer {
   let answerer = answerers.get(build);
   if (answerer === undefined) {
-    answerer = createAnswerer((file) => readBuildFile(build.folder, file), { pause: nextTurn });
+    answerer = createAnswerer(bundleFolderReader(build.folder), { pause: nextTurn });
     answerers.set(build, answerer);
   }
   return answerer;

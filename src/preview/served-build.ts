@@ -1,7 +1,7 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { checkBundle } from '../bundle/bundle-check.ts';
-import { loadMap } from '../built-folder.ts';
+import { bundleFolderReader, loadMap } from '../built-folder.ts';
 import { MAP_FILE, type RewriteMap } from '../plan/rewrite-map.ts';
 
 /** The build a preview serves: its rewrite map, and the build folder the output pointed at when the map was read. */
@@ -29,7 +29,7 @@ export async function watchBuild(
   const read = async (): Promise<ServedBuild> => {
     const folder = await realpath(dir);
     const map = await loadMap(folder);
-    if (options.checked) await checkBundle((file) => readBuildFile(folder, file));
+    if (options.checked) await checkBundle(bundleFolderReader(folder));
     return { map, folder };
   };
   let build = await read();
@@ -68,14 +68,3 @@ async function buildStamp(dir: string): Promise<string> {
   return `${await realpath(dir)}:${info.ino}:${info.mtimeMs}`;
 }
 
-/** A file of the build folder, or undefined when there is none; never one outside it. */
-export async function readBuildFile(folder: string, file: string): Promise<Uint8Array | undefined> {
-  const resolved = path.join(folder, file);
-  if (!resolved.startsWith(`${folder}${path.sep}`)) return undefined;
-  try {
-    return await readFile(resolved);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}

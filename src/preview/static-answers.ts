@@ -12,6 +12,12 @@ import { readFileBody, type FileBody } from './file-body.ts';
  * preview tens of microseconds of one core, and these were a few of them.
  */
 export function answerFromFiles(dir: string, map: RewriteMap, request: IncomingMessage, response: ServerResponse): Promise<void> | undefined {
+  if (request.method === 'OPTIONS' && map.preflight !== undefined) {
+    // With --cors, a preflight on any path: before the router, whose method step would answer 405.
+    response.writeHead(map.preflight.status, map.preflight.headers);
+    response.end();
+    return;
+  }
   const resolved = resolveRequest(map, request.method ?? 'GET', request.url ?? '/');
   if (resolved.kind === 'redirect') {
     response.writeHead(301, { ...map.headers, Location: resolved.location, 'Content-Length': 0 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -25,7 +25,8 @@ import { sendBody } from './static-answers.ts';
  * hands each request target on as sent; it answers what Cloudflare's front answers before a Worker
  * runs (a target too long, raw bytes percent-encoded) as the Node preview does.
  *
- * miniflare is a development dependency: in an installed copy of this program, install it too.
+ * miniflare is an optional peer dependency (a development one in a checkout): it brings workerd, about
+ * 100 MB, which only this preview needs. An installed copy without it says the command that adds it.
  */
 export interface WranglerConfig {
   main: string;
@@ -139,6 +140,8 @@ async function startWorker(miniflare: typeof import('miniflare'), build: ServedB
 
 function createMiniflare(miniflare: typeof import('miniflare'), build: ServedBuild, folder: string) {
   for (const file of cloudflare.emit({ map: build.map, dir: build.folder })) writeFileSync(path.join(folder, file.name), file.text);
+  // emit copies the bundle beside wrangler.jsonc; the preview links it there instead, reading the build in place.
+  for (const { name, from } of cloudflare.copies!({ map: build.map, dir: build.folder })) symlinkSync(from, path.resolve(folder, name), 'dir');
   const config = readWranglerConfig(path.join(folder, 'wrangler.jsonc'));
   return new miniflare.Miniflare({
     modules: true,
@@ -148,7 +151,7 @@ function createMiniflare(miniflare: typeof import('miniflare'), build: ServedBui
     host: '127.0.0.1',
     port: 0,
     assets: {
-      directory: config.assets.directory,
+      directory: realpathSync(path.resolve(folder, config.assets.directory)),
       binding: config.assets.binding,
       routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: config.assets.run_worker_first },
       assetConfig: { html_handling: config.assets.html_handling as 'none', not_found_handling: config.assets.not_found_handling as 'none' },
@@ -159,8 +162,9 @@ function createMiniflare(miniflare: typeof import('miniflare'), build: ServedBui
 async function importMiniflare(): Promise<typeof import('miniflare')> {
   try {
     return await import('miniflare');
-  } catch {
-    throw new Error('preview --runtime workerd needs the npm package miniflare: npm install --save-dev miniflare');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error(miniflareMissing());
   }
 }
 
@@ -185,4 +189,11 @@ export function readWranglerConfig(file: string): WranglerConfig {
       .filter((line) => !line.startsWith('//'))
       .join('\n'),
   ) as WranglerConfig;
+}
+
+/** What to run when miniflare is missing, with the range package.json asks for (one folder up from src/ and lib/ alike). */
+export function miniflareMissing(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { peerDependencies?: Record<string, string> };
+  const range = manifest.peerDependencies?.miniflare ?? 'latest';
+  return `preview --runtime workerd runs the Worker through the npm package miniflare, which is not installed: run npm install miniflare@${range} in the folder where lda-clients-mirror is installed (with npx, install both there: npm install lda-clients-mirror-<version>.tgz miniflare@${range})`;
 }

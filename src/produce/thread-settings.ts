@@ -2,7 +2,7 @@ import type { Format } from '../contract.ts';
 import type { VerifiedFacts } from '../check/verified-facts.ts';
 import type { SharedVerifiedResults } from '../check/verified-results.ts';
 import type { RewriteMap } from '../plan/rewrite-map.ts';
-import type { PackPlan } from '../plan/registrant-packs.ts';
+import type { PackPlan } from '../bundle/registrant-packs.ts';
 import type { SiteUnit } from '../plan/site-units.ts';
 import type { ThreadIO, WriteStats } from '../write/thread-writer.ts';
 

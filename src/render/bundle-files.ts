@@ -1,4 +1,5 @@
-import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format } from '../contract.ts';
+import { createHash } from 'node:crypto';
+import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format, type Preflight } from '../contract.ts';
 import { BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkStem, type BundleManifest } from '../bundle/bundle-manifest.ts';
 import { bundleFile, hashOf, nameInBundle, stemOf, type BundleFile } from '../bundle/content-names.ts';
 import { encodeIndexSegment, type SegmentRow } from '../bundle/index-segment.ts';
@@ -9,7 +10,7 @@ import { encodeRegistrantIndex } from '../bundle/registrant-index.ts';
 import { searchText } from '../bundle/search-text.ts';
 import { sortedIndexOf } from '../bundle/sorted-arrays.ts';
 import { segmentRanges, startsChunk } from '../plan/bundle-layout.ts';
-import { textHash, type PackPlan } from '../plan/registrant-packs.ts';
+import { textHash, type PackPlan } from '../bundle/registrant-packs.ts';
 import type { BundleRows } from '../store/bundle-rows.ts';
 
 /**
@@ -21,6 +22,8 @@ import type { BundleRows } from '../store/bundle-rows.ts';
  */
 export interface BundleSettings {
   baseUrl: string;
+  headers: Record<string, string>;
+  preflight?: Preflight;
   formats: readonly Format[];
   choices: BundleManifest['choices'];
   /** The plan of the registrant packs (made while planning), and the previous build's bundle when it keeps its base. */
@@ -40,6 +43,8 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
   const manifest: BundleManifest = {
     format: BUNDLE_FORMAT,
     baseUrl: settings.baseUrl,
+    headers: settings.headers,
+    ...(settings.preflight === undefined ? {} : { preflight: settings.preflight }),
     formats: [...settings.formats],
     choices: settings.choices,
     clients: source.clientCount,
@@ -52,11 +57,21 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     registrantDigests: '',
   };
   const ids = new Float64Array(source.clientCount);
-  yield* clientFiles(source, manifest, ids);
+  const digest = createHash('sha256');
+  const digested = function* (files: Iterable<BundleFile>): Generator<BundleFile> {
+    for (const file of files) {
+      digest.update(`${file.path}\0${file.data.length}\0`).update(file.data);
+      yield file;
+    }
+  };
+  yield* digested(clientFiles(source, manifest, ids));
   const nameOrder = nameOrderFile(source, ids);
   manifest.nameOrder = nameInBundle(nameOrder);
-  yield nameOrder;
-  yield* registrantFiles(source, manifest, settings.packs, settings.previous);
+  yield* digested([nameOrder]);
+  yield* digested(registrantFiles(source, manifest, settings.packs, settings.previous));
+  // Everything else the manifest says (base URL, headers, layout) goes in too: the manifest without its etag.
+  digest.update(JSON.stringify(manifest));
+  manifest.etag = `"${digest.digest('base64url').slice(0, 22)}"`;
   yield { path: BUNDLE_MANIFEST, data: new TextEncoder().encode(`${JSON.stringify(manifest)}\n`) };
 }
 
@@ -129,7 +144,7 @@ function nameOrderFile(source: BundleRows, ids: Float64Array): BundleFile {
 
 /**
  * The registrant index (ids and names, for `registrant_name`), and their texts in packs as the plan
- * says (plan/registrant-packs.ts): a new base cut where the plan cuts it, with its digests; or the
+ * says (bundle/registrant-packs.ts): a new base cut where the plan cuts it, with its digests; or the
  * previous base's files as they were, and an overlay of the registrants the plan names.
  */
 function* registrantFiles(source: BundleRows, manifest: BundleManifest, plan: PackPlan, previous: PreviousPacks | undefined): Generator<BundleFile> {

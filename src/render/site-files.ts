@@ -81,7 +81,7 @@ export function* unitFiles(store: RecordStore, map: RewriteMap, formats: readonl
       }
       return;
     case 'bundle':
-      yield* bundleFiles(store.bundleRows(), { baseUrl: map.baseUrl, formats, ...bundle });
+      yield* bundleFiles(store.bundleRows(), { baseUrl: map.baseUrl, headers: map.headers, preflight: map.preflight, formats, ...bundle });
       return;
     case 'fixed':
       for (const answer of errorAnswers(map)) yield { path: answer.file, body: answer.body };

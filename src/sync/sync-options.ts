@@ -55,7 +55,7 @@ export function parseUpstream(value: string | undefined): string {
   try {
     url = new URL(text);
   } catch {
-    throw new OptionsError(`--upstream must be an absolute http(s) URL such as https://lda.senate.gov, got "${text}"`);
+    throw new OptionsError(`--upstream must be an absolute http(s) URL such as https://lda.gov, got "${text}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OptionsError(`--upstream must be http or https, got "${text}"`);
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {

@@ -1,3 +1,4 @@
+import { movedNotice, type MovedNotice } from './moved-upstream.ts';
 import { RateLimiter, systemClock, type Clock } from './rate-limiter.ts';
 
 /**
@@ -8,7 +9,7 @@ import { RateLimiter, systemClock, type Clock } from './rate-limiter.ts';
  * tries. The token goes in one header and nowhere else: never in a URL, a message or a log line.
  */
 export interface UpstreamOptions {
-  /** Base URL of the service, e.g. https://lda.senate.gov; `/api/v1/clients/` is appended. */
+  /** Base URL of the service, e.g. https://lda.gov; `/api/v1/clients/` is appended. */
   upstream: string;
   token?: string;
   /** Requests a minute. */
@@ -21,6 +22,8 @@ export interface UpstreamOptions {
   timeoutMs: number;
   /** Told about every wait that is not plain rate spacing, for the progress line. */
   onRetry?: (event: RetryEvent) => void;
+  /** Told once, at the first answer announcing a `Sunset` or a `successor-version` link (moved-upstream.ts). */
+  onMoved?: (notice: MovedNotice) => void;
 }
 
 export interface RetryEvent {
@@ -47,6 +50,7 @@ export class Upstream {
   /** Requests sent, retries included. */
   requests = 0;
   retries = 0;
+  private movedTold = false;
 
   constructor(
     private readonly options: UpstreamOptions,
@@ -76,6 +80,7 @@ export class Upstream {
       try {
         const response = await fetch(url, { headers, signal: AbortSignal.timeout(this.options.timeoutMs), redirect: 'follow' });
         const body = await response.text();
+        this.tellMoved(url, response.headers);
         if (response.status === 200) {
           const answer = readPage(body);
           if ('page' in answer) return answer.page;
@@ -103,6 +108,14 @@ export class Upstream {
       await this.clock.sleep(waitMs);
     }
     throw new UpstreamError(`${url} failed ${this.options.maxTries} times; the last answer: ${failure}`);
+  }
+
+  private tellMoved(url: string, headers: Headers): void {
+    if (this.movedTold || this.options.onMoved === undefined) return;
+    const notice = movedNotice(url, headers);
+    if (notice === undefined) return;
+    this.movedTold = true;
+    this.options.onMoved(notice);
   }
 
   private backoff(attempt: number): number {

@@ -25,7 +25,7 @@ export interface BuildRecord<Counts> {
  */
 export async function buildFingerprint(inputFiles: readonly string[], options: BuildOptions): Promise<string> {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify({ baseUrl: options.baseUrl, formats: options.formats, filters: options.filters, skipInvalid: options.skipInvalid, check: options.check }));
+  hash.update(JSON.stringify({ baseUrl: options.baseUrl, formats: options.formats, http: options.http, filters: options.filters, skipInvalid: options.skipInvalid, check: options.check }));
   hash.update(programFingerprint());
   for (const file of inputFiles) {
     let size = 0;

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { PUBLISH_FOLDER, EDGE_FUNCTION_FILE } from '../../src/hosts/netlify-edge/netlify-edge.ts';
+import { EDGE_FUNCTION_FILE, PUBLISH_FOLDER } from '../../src/hosts/netlify-edge/netlify-edge.ts';
 import type { RunningHost } from './host-suite.ts';
 
 /** The Deno binary of the `deno` npm package (its platform package ships it: nothing is downloaded). */
-export const DENO: string = (createRequire(import.meta.url)('deno/install_api.cjs') as { runInstall(): string }).runInstall();
+const DENO: string = (createRequire(import.meta.url)('deno/install_api.cjs') as { runInstall(): string }).runInstall();
 const HARNESS = fileURLToPath(new URL('../support/netlify-edge-server.mjs', import.meta.url));
 
 /** The emitted site in `site`, served by the harness in Deno on a random port. */

@@ -54,7 +54,9 @@ function caddyfile({ map, dir, listen }: HostTarget): string {
     '\t# Caddy cleans /./ and /../ out of the path it matches; the map routes the path as sent (404).',
     `\t@${V}dot_segments vars_regexp {http.request.orig_uri} ${quote(DOT_SEGMENT_PATTERN)}`,
     '',
+    ...(map.preflight === undefined ? [] : [`\t@${V}preflight method OPTIONS`, '']),
     '\troute {',
+    ...preflightHandler(map),
     `\t\thandle @${V}dot_segments {`,
     `\t\t\t${respond('', map.errors.notFound)}`,
     '\t\t}',
@@ -68,6 +70,18 @@ function caddyfile({ map, dir, listen }: HostTarget): string {
     '',
   ];
   return lines.join('\n');
+}
+
+/** With --cors, a preflight (`OPTIONS`) on any path answers 204, first in the route (a route's method step would answer 405). */
+function preflightHandler(map: HostTarget['map']): string[] {
+  if (map.preflight === undefined) return [];
+  return [
+    '\t\t# --cors: a preflight on any path answers 204 with what a page may do, before any route.',
+    `\t\thandle @${V}preflight {`,
+    ...Object.entries(map.preflight.headers).map(([name, value]) => `\t\t\theader ${name} ${quote(escapeBraces(value))}`),
+    `\t\t\trespond ${map.preflight.status}`,
+    '\t\t}',
+  ];
 }
 
 /**

@@ -55,6 +55,7 @@ function nginxConfig({ map, dir, listen }: HostTarget): string {
     '    # Relative Location headers: right behind any proxy or port mapping.',
     '    absolute_redirect off;',
     '',
+    ...preflightRules(map),
     '    # nginx resolves /./ and /../ before matching locations; the map routes the path as sent (404).',
     `    if ($request_uri ~ ${quote(DOT_SEGMENT_PATTERN)}) {`,
     `        return ${answer(map.errors.notFound)};`,
@@ -154,6 +155,27 @@ const DEFAULT_MAP_HASH_MAX = 2048;
 function lastValueRule(name: string, variable: string): ValueRule[] {
   const group = variable.replace(`${V}q_`, `${V}v_`);
   return [{ pattern: lastValuePattern(name, group), part: `\${${group}}` }];
+}
+
+/**
+ * With --cors, a preflight (`OPTIONS`) on any path is a 204 before any location is chosen (a route's
+ * method step would answer 405). `return` at server level is the rewrite phase's, before locations,
+ * and only a status that `error_page` turns into a named location can carry headers of its own there.
+ */
+function preflightRules(map: RewriteMap): string[] {
+  if (map.preflight === undefined) return [];
+  return [
+    '    # --cors: a preflight on any path answers 204 with what a page may do, before any route.',
+    `    error_page 419 = @${V}preflight;`,
+    '    if ($request_method = OPTIONS) {',
+    '        return 419;',
+    '    }',
+    `    location @${V}preflight {`,
+    ...Object.entries(map.preflight.headers).map(([name, value]) => `        add_header ${name} ${quote(literal(value))} always;`),
+    `        return ${map.preflight.status};`,
+    '    }',
+    '',
+  ];
 }
 
 /** The map's headers but Content-Type (which `default_type` gives), on every status. */
