@@ -8,7 +8,7 @@ import { caddy } from '../../src/hosts/caddy/caddy.ts';
 import { netlifyEdge } from '../../src/hosts/netlify-edge/netlify-edge.ts';
 import { nginx } from '../../src/hosts/nginx/nginx.ts';
 import { vercelEdge } from '../../src/hosts/vercel-edge/vercel-edge.ts';
-import { DEFAULT_CACHE_CONTROL } from '../../src/plan/http-headers.ts';
+import { DEFAULT_CACHE_CONTROL } from '../../src/contract.ts';
 import { startPreview } from '../../src/preview/preview-server.ts';
 import { startWorkerdPreview } from '../../src/preview/workerd-preview.ts';
 import { CONFORMANCE_BASE_URL, setFolder } from '../support/conformance.ts';
