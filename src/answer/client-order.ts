@@ -32,7 +32,8 @@ export async function orderClients(bundle: QueryBundle, selected: Int32Array | u
   return ordered(sorted.length, (place) => sorted[place]!);
 }
 
-function ordered(count: number, at: (place: number) => number): OrderedClients {
+/** An order of `count` records, the record at each place given by `at` (the registrants list's too). */
+export function ordered(count: number, at: (place: number) => number): OrderedClients {
   return {
     count,
     slice(from, to) {

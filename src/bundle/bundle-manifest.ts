@@ -12,7 +12,7 @@ import type { PackEntry } from '../plan/registrant-packs.ts';
  * few large index segments, loaded once; registrants' texts are in packs (a base and an overlay of the
  * registrants changed since the base was written), so that a night's changes rewrite little.
  */
-export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@1';
+export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@2';
 export const BUNDLE_FOLDER = 'bundle/';
 export const BUNDLE_MANIFEST = `${BUNDLE_FOLDER}manifest.json`;
 
@@ -33,7 +33,11 @@ export interface BundleManifest {
   /** Index segments in id order, each a run of clients from global index `start` (files under bundle/). */
   segments: { file: string; start: number; count: number }[];
   nameOrder: string;
+  /** Registrants listed (contract section 10): those of the registrant index. */
+  registrants: number;
   registrantIndex: string;
+  /** What the registrants list filters and sorts on (registrant-columns.ts). */
+  registrantColumns: string;
   /** The base packs by id range, then the overlay, which holds the newer text of any registrant it has. */
   registrantPacks: PackEntry[];
   registrantOverlay: string | null;

@@ -2,6 +2,7 @@ import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, type BundleMa
 import { decodeIndexSegment, type IndexSegment } from './index-segment.ts';
 import { decodeNameOrder, type NameOrder } from './name-order.ts';
 import { decodeRecordTexts, type RecordTexts } from './record-texts.ts';
+import { decodeRegistrantColumns, type RegistrantColumns } from './registrant-columns.ts';
 import { decodeRegistrantIndex, type RegistrantIndex } from './registrant-index.ts';
 import { upperBound } from './sorted-arrays.ts';
 
@@ -68,6 +69,10 @@ export class QueryBundle {
 
   registrantIndex(): Promise<RegistrantIndex> {
     return this.once('registrantIndex', () => this.file(this.manifest.registrantIndex, decodeRegistrantIndex));
+  }
+
+  registrantColumns(): Promise<RegistrantColumns> {
+    return this.once('registrantColumns', () => this.file(this.manifest.registrantColumns, decodeRegistrantColumns));
   }
 
   /** The chunk that holds the client of a global index, and the client's place in it. */

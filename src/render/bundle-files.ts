@@ -5,6 +5,8 @@ import { encodeNameOrder } from '../bundle/name-order.ts';
 import { decodeRecordTexts, encodeRecordTexts } from '../bundle/record-texts.ts';
 import { encodeRegistrantDigests } from '../bundle/registrant-digests.ts';
 import { encodeRegistrantIndex } from '../bundle/registrant-index.ts';
+import { NO_CODE, compareCodePoints, encodeRegistrantColumns, type RegistrantColumns } from '../bundle/registrant-columns.ts';
+import { readDateTime } from '../answer/date-time-form.ts';
 import { searchText } from '../bundle/search-text.ts';
 import { sortedIndexOf } from '../bundle/sorted-arrays.ts';
 import { segmentRanges, startsChunk } from '../plan/bundle-layout.ts';
@@ -47,7 +49,9 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     chunks: { firstIds: [], starts: [] },
     segments: [],
     nameOrder: 'order/name.bin',
+    registrants: 0,
     registrantIndex: 'registrants/index.bin',
+    registrantColumns: 'registrants/columns.bin',
     registrantPacks: [],
     registrantOverlay: null,
     registrantDigests: 'registrants/base-digests.bin',
@@ -130,12 +134,12 @@ function nameOrderFile(source: BundleRows, manifest: BundleManifest, ids: Float6
  * previous base's files as they were, and an overlay of the registrants the plan names.
  */
 function* registrantFiles(source: BundleRows, manifest: BundleManifest, plan: PackPlan, previous: PreviousPacks | undefined): Generator<BundleFile> {
-  const registrants: { id: number; text: string; searchName: string }[] = [];
-  for (const { id, fields } of source.registrants()) {
-    const name = (JSON.parse(`{${fields}}`) as { name?: unknown }).name;
-    registrants.push({ id, text: fields, searchName: typeof name === 'string' ? searchText(name) : '' });
-  }
-  yield { path: `${BUNDLE_FOLDER}${manifest.registrantIndex}`, data: encodeRegistrantIndex(registrants) };
+  const registrants: ListedRegistrant[] = [];
+  for (const { id, fields } of source.registrants()) registrants.push({ id, text: fields, ...(JSON.parse(`{${fields}}`) as RegistrantListFields) });
+  manifest.registrants = registrants.length;
+  const searchNames = registrants.map((registrant) => ({ id: registrant.id, searchName: typeof registrant.name === 'string' ? searchText(registrant.name) : '' }));
+  yield { path: `${BUNDLE_FOLDER}${manifest.registrantIndex}`, data: encodeRegistrantIndex(searchNames) };
+  yield { path: `${BUNDLE_FOLDER}${manifest.registrantColumns}`, data: encodeRegistrantColumns(registrantColumns(registrants, manifest.choices)) };
 
   if (plan.kind === 'kept') {
     if (previous === undefined) throw new Error('the plan keeps the previous registrant packs, but there is no previous build');
@@ -159,6 +163,41 @@ function* registrantFiles(source: BundleRows, manifest: BundleManifest, plan: Pa
   for (const [i, pack] of manifest.registrantPacks.entries()) yield packOf(pack.file, registrants.slice(plan.starts[i], plan.starts[i + 1]));
   const digests = registrants.map((registrant) => ({ id: registrant.id, hash: textHash(registrant.text), length: registrant.text.length }));
   yield { path: `${BUNDLE_FOLDER}${manifest.registrantDigests}`, data: encodeRegistrantDigests(digests) };
+}
+
+/** The fields of a registrant the list filters and sorts on (contract section 10). */
+interface RegistrantListFields {
+  name?: unknown;
+  state?: unknown;
+  country?: unknown;
+  ppb_country?: unknown;
+  dt_updated?: unknown;
+}
+
+type ListedRegistrant = RegistrantListFields & { id: number; text: string };
+
+/** The registrants' columns (bundle/registrant-columns.ts), in id order. */
+function registrantColumns(registrants: readonly ListedRegistrant[], choices: BundleManifest['choices']): RegistrantColumns {
+  const code = (value: unknown, list: readonly string[]) => {
+    const at = typeof value === 'string' ? list.indexOf(value) : -1;
+    return at < 0 ? NO_CODE : at;
+  };
+  const nameOf = (registrant: ListedRegistrant) => (typeof registrant.name === 'string' ? registrant.name : '');
+  const byName = registrants.map((_, i) => i).sort((a, b) => compareCodePoints(nameOf(registrants[a]!), nameOf(registrants[b]!)) || a - b);
+  const nameRank = new Uint32Array(registrants.length);
+  let rank = -1;
+  byName.forEach((i, place) => {
+    if (place === 0 || nameOf(registrants[byName[place - 1]!]!) !== nameOf(registrants[i]!)) rank++;
+    nameRank[i] = rank;
+  });
+  return {
+    ids: Float64Array.from(registrants, (registrant) => registrant.id),
+    state: Uint16Array.from(registrants, (registrant) => code(registrant.state, choices.states)),
+    country: Uint16Array.from(registrants, (registrant) => code(registrant.country, choices.countries)),
+    ppbCountry: Uint16Array.from(registrants, (registrant) => code(registrant.ppb_country, choices.countries)),
+    updated: Float64Array.from(registrants, (registrant) => (typeof registrant.dt_updated === 'string' ? (readDateTime(registrant.dt_updated) ?? Number.NaN) : Number.NaN)),
+    nameRank,
+  };
 }
 
 /** A pack of registrant texts, read back before it is written. */

@@ -83,7 +83,7 @@ function escapeSeparator(char) {
 }
 
 // src/bundle/bundle-manifest.ts
-var BUNDLE_FORMAT = "lda-clients-mirror/query-bundle@1";
+var BUNDLE_FORMAT = "lda-clients-mirror/query-bundle@2";
 var BUNDLE_FOLDER = "bundle/";
 var BUNDLE_MANIFEST = `${BUNDLE_FOLDER}manifest.json`;
 function chunkFile(firstId) {
@@ -3258,6 +3258,23 @@ function keyPrefixes(keys) {
   return keys.map((key, k) => `${k === 0 ? "" : ","}${JSON.stringify(key)}:`);
 }
 
+// src/bundle/registrant-columns.ts
+function decodeRegistrantColumns(bytes, file) {
+  const sections = decodeSections(bytes, file);
+  const columns = {
+    ids: sections.section("ids", Float64Array),
+    state: sections.section("state", Uint16Array),
+    country: sections.section("country", Uint16Array),
+    ppbCountry: sections.section("ppbCountry", Uint16Array),
+    updated: sections.section("updated", Float64Array),
+    nameRank: sections.section("nameRank", Uint32Array)
+  };
+  for (const [name, column] of Object.entries(columns)) {
+    if (column.length !== columns.ids.length) throw new Error(`${file}: ${name} holds ${column.length} registrants, ids ${columns.ids.length}`);
+  }
+  return columns;
+}
+
 // src/bundle/registrant-index.ts
 function decodeRegistrantIndex(bytes, file) {
   const sections = decodeSections(bytes, file);
@@ -3306,6 +3323,9 @@ var QueryBundle = class _QueryBundle {
   }
   registrantIndex() {
     return this.once("registrantIndex", () => this.file(this.manifest.registrantIndex, decodeRegistrantIndex));
+  }
+  registrantColumns() {
+    return this.once("registrantColumns", () => this.file(this.manifest.registrantColumns, decodeRegistrantColumns));
   }
   /** The chunk that holds the client of a global index, and the client's place in it. */
   async clientAt(index) {
@@ -3420,8 +3440,8 @@ function pageHead(count, next, previous) {
 function assemblePage(parts) {
   return `${parts.head}${parts.results.join(",")}]}`;
 }
-function formatSuffix(format) {
-  return format === "" ? "" : `?format=${format}`;
+function formatSuffix(format2) {
+  return format2 === "" ? "" : `?format=${format2}`;
 }
 
 // src/routing/query-pairs.ts
@@ -3642,6 +3662,357 @@ function decodePath(rawPath) {
 }
 function normalizePath(rawPath) {
   return decodePath(rawPath).replace(/\/{2,}/g, "/");
+}
+
+// src/answer/list-resource.ts
+var states = { kind: "choice", choices: "states" };
+var countries = { kind: "choice", choices: "countries" };
+var CLIENTS = {
+  kind: "client",
+  path: LIST_PATH,
+  filters: [
+    { param: "id", field: "id", reading: { kind: "id" } },
+    { param: "client_name", field: "clientName", reading: { kind: "name" } },
+    { param: "client_state", field: "state", reading: states },
+    { param: "client_country", field: "country", reading: countries },
+    { param: "client_ppb_state", field: "ppbState", reading: states },
+    { param: "client_ppb_country", field: "ppbCountry", reading: countries },
+    { param: "registrant_id", field: "registrantId", reading: { kind: "relatedId" } },
+    { param: "registrant_name", field: "registrantName", reading: { kind: "name" } }
+  ],
+  orderings: { id: "id", name: "name", effective_date: "date" }
+};
+var REGISTRANTS = {
+  kind: "registrant",
+  path: REGISTRANT_PATH_PREFIX,
+  filters: [
+    { param: "id", field: "id", reading: { kind: "id" } },
+    { param: "registrant_name", field: "name", reading: { kind: "name" } },
+    { param: "state", field: "state", reading: states },
+    { param: "country", field: "country", reading: countries },
+    { param: "ppb_country", field: "ppbCountry", reading: countries },
+    { param: "dt_updated_after", field: "updatedAfter", reading: { kind: "dateTimeRange", range: "dt_updated", bound: "after" } },
+    { param: "dt_updated_before", field: "updatedBefore", reading: { kind: "dateTimeRange", range: "dt_updated", bound: "before" } }
+  ],
+  orderings: { id: "id", name: "name", dt_updated: "date" }
+};
+var LIST_RESOURCES = [CLIENTS, REGISTRANTS];
+
+// src/answer/ordering-terms.ts
+var CLIENT_TERMS = CLIENTS.orderings;
+function orderingTerms(value, fields = CLIENT_TERMS) {
+  const kept = [];
+  for (const raw of (value ?? "").split(",")) {
+    const term = stripPython(raw);
+    const descending = term.startsWith("-");
+    const name = descending ? term.slice(1) : term;
+    if (Object.hasOwn(fields, name)) kept.push({ field: fields[name], descending });
+  }
+  if (kept.length === 0) return [{ field: "id", descending: false }];
+  const firstId = kept.findIndex((term) => term.field === "id");
+  if (firstId >= 0) return kept.slice(0, firstId + 1);
+  return [...kept, { field: "id", descending: kept.at(-1).descending }];
+}
+function stripPython(text) {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isPythonSpace(text.charCodeAt(start))) start++;
+  while (end > start && isPythonSpace(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
+// src/answer/new-york-time.ts
+var format;
+function offsetAt(instantMs) {
+  format ??= new Intl.DateTimeFormat("en-US", {
+    timeZone: "America/New_York",
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric"
+  });
+  const parts = {};
+  for (const part of format.formatToParts(new Date(instantMs))) if (part.type !== "literal") parts[part.type] = Number(part.value);
+  const wall = /* @__PURE__ */ new Date(0);
+  wall.setUTCFullYear(parts.year, parts.month - 1, parts.day);
+  wall.setUTCHours(parts.hour, parts.minute, parts.second, 0);
+  const whole = Math.floor(instantMs / 1e3) * 1e3;
+  return wall.getTime() - whole;
+}
+function wallTimeInstant(wallMicroseconds2) {
+  const wallMs = Math.floor(wallMicroseconds2 / 1e3);
+  const first = offsetAt(wallMs);
+  let offset = offsetAt(wallMs - first);
+  if (offset !== first && offsetAt(wallMs - offset) !== offset) offset = first;
+  return wallMicroseconds2 - offset * 1e3;
+}
+
+// src/answer/date-time-form.ts
+function readDateTime(value) {
+  const text = stripPython(value);
+  const parts = isoDateTime(text) ?? djangoDateTime(text) ?? formattedDateTime(text);
+  if (parts === void 0 || !validParts(parts)) return void 0;
+  const wall = wallMicroseconds(parts);
+  return parts.offsetMinutes === void 0 ? wallTimeInstant(wall) : wall - parts.offsetMinutes * 6e7;
+}
+function wallMicroseconds(parts) {
+  const date = /* @__PURE__ */ new Date(0);
+  date.setUTCFullYear(parts.year, parts.month - 1, parts.day);
+  date.setUTCHours(parts.hour, parts.minute, parts.second, 0);
+  return date.getTime() * 1e3 + parts.microsecond;
+}
+function validParts(parts) {
+  const { year, month, day, hour, minute, second } = parts;
+  if (year < 1 || year > 9999 || month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return day <= days && hour < 24 && minute < 60 && second < 60;
+}
+function microseconds(fraction) {
+  return fraction === void 0 ? 0 : Number(fraction.slice(0, 6).padEnd(6, "0"));
+}
+function offsetOf(text) {
+  if (text === void 0) return void 0;
+  if (text === "Z") return 0;
+  const match = /^([+-])(\d{2})(?::?(\d{2})(?::?(\d{2})(?:\.(\d{1,6}))?)?)?$/.exec(text);
+  if (match === null) return Number.NaN;
+  const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0) + (Number(match[4] ?? 0) + microseconds(match[5]) / 1e6) / 60;
+  if (minutes >= 24 * 60) return Number.NaN;
+  return match[1] === "-" ? -minutes : minutes;
+}
+function isoDateTime(text) {
+  const match = /^(\d{4})(-?)(\d{2})\2(\d{2})(?:.(\d{2})(?:(:?)(\d{2})(?:\6(\d{2})(?:[.,](\d+))?)?)?(Z|[+-][\d:.]+)?)?$/su.exec(text);
+  if (match === null) return void 0;
+  const offsetMinutes = offsetOf(match[10]);
+  if (Number.isNaN(offsetMinutes)) return void 0;
+  return {
+    year: Number(match[1]),
+    month: Number(match[3]),
+    day: Number(match[4]),
+    hour: Number(match[5] ?? 0),
+    minute: Number(match[7] ?? 0),
+    second: Number(match[8] ?? 0),
+    microsecond: microseconds(match[9]),
+    offsetMinutes
+  };
+}
+function djangoDateTime(text) {
+  const match = /^(\d{4})-(\d{1,2})-(\d{1,2})[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:[.,](\d{1,6})\d{0,6})?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?\n?$/.exec(text);
+  if (match === null) return void 0;
+  return {
+    year: Number(match[1]),
+    month: Number(match[2]),
+    day: Number(match[3]),
+    hour: Number(match[4]),
+    minute: Number(match[5]),
+    second: Number(match[6] ?? 0),
+    microsecond: microseconds(match[7]),
+    offsetMinutes: offsetOf(match[8])
+  };
+}
+var MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+var DIRECTIVES = {
+  Y: "(?<Y>\\d\\d\\d\\d)",
+  y: "(?<y>\\d\\d)",
+  m: "(?<m>1[0-2]|0[1-9]|[1-9])",
+  d: "(?<d>3[01]|[12]\\d|0[1-9]|[1-9]| [1-9])",
+  H: "(?<H>2[0-3]|[0-1]\\d|\\d)",
+  M: "(?<M>[0-5]\\d|\\d)",
+  S: "(?<S>6[0-1]|[0-5]\\d|\\d)",
+  f: "(?<f>[0-9]{1,6})",
+  b: `(?<b>${MONTHS.map((month) => month.slice(0, 3)).join("|")})`,
+  B: `(?<B>${MONTHS.join("|")})`
+};
+var INPUT_FORMATS = [
+  "%Y-%m-%d %H:%M:%S",
+  "%Y-%m-%d %H:%M:%S.%f",
+  "%Y-%m-%d %H:%M",
+  "%m/%d/%Y %H:%M:%S",
+  "%m/%d/%Y %H:%M:%S.%f",
+  "%m/%d/%Y %H:%M",
+  "%m/%d/%y %H:%M:%S",
+  "%m/%d/%y %H:%M:%S.%f",
+  "%m/%d/%y %H:%M",
+  "%Y-%m-%d",
+  "%m/%d/%Y",
+  "%m/%d/%y",
+  "%b %d %Y",
+  "%b %d, %Y",
+  "%d %b %Y",
+  "%d %b, %Y",
+  "%B %d %Y",
+  "%B %d, %Y",
+  "%d %B %Y",
+  "%d %B, %Y"
+];
+var FORMAT_PATTERNS = INPUT_FORMATS.map(
+  (format2) => new RegExp(`^${format2.replace(/%(\w)|( )|([^%\w ])/g, (_, directive, space, other) => directive !== void 0 ? DIRECTIVES[directive] : space !== void 0 ? "\\s+" : `\\${other}`)}$`, "i")
+);
+function formattedDateTime(text) {
+  for (const pattern of FORMAT_PATTERNS) {
+    const groups = pattern.exec(text)?.groups;
+    if (groups === void 0) continue;
+    const shortYear = groups.y === void 0 ? void 0 : Number(groups.y);
+    const monthName = (groups.b ?? groups.B)?.toLowerCase();
+    const parts = {
+      year: shortYear === void 0 ? Number(groups.Y) : shortYear + (shortYear <= 68 ? 2e3 : 1900),
+      month: monthName === void 0 ? Number(groups.m) : MONTHS.findIndex((month) => month.startsWith(monthName)) + 1,
+      day: Number(groups.d.trim()),
+      hour: Number(groups.H ?? 0),
+      minute: Number(groups.M ?? 0),
+      second: Number(groups.S ?? 0),
+      microsecond: microseconds(groups.f)
+    };
+    if (validParts(parts)) return parts;
+  }
+  return void 0;
+}
+
+// src/answer/filter-form.ts
+function readValue(reading, value, choices) {
+  switch (reading.kind) {
+    case "id":
+    case "relatedId":
+      return readNumber(value);
+    case "name":
+      return readName(value);
+    case "choice":
+      return readChoice(value, choices[reading.choices]);
+    case "dateTimeRange": {
+      const instant = readDateTime(value);
+      return instant === void 0 ? { error: "Enter a valid date/time." } : { value: instant };
+    }
+  }
+}
+function readFilters(values, choices, filters = CLIENTS.filters) {
+  const criteria = {};
+  const errors = {};
+  for (const { param, field, reading: kind } of filters) {
+    const value = values.get(param);
+    if (value === void 0 || value === "") continue;
+    const reading = readValue(kind, value, choices);
+    if (reading === void 0) continue;
+    if ("error" in reading) {
+      const key = kind.kind === "dateTimeRange" ? kind.range : param;
+      const messages = errors[key] ??= [];
+      if (!messages.includes(reading.error)) messages.push(reading.error);
+    } else criteria[field] = reading.value;
+  }
+  if (Object.keys(errors).length > 0) return { errorBody: jsonText(errors) };
+  return { criteria };
+}
+var encoder3 = new TextEncoder();
+var MAX_ID_DIGITS = 16;
+var NUMBER_LIMIT = "100000000000000007629769841091887003294964970946560";
+function readNumber(value) {
+  const number = pythonDecimal(value);
+  if (number === void 0) return { error: "Enter a number." };
+  if (!number.negative && exceedsLimit(number.digits, number.point)) {
+    return { error: "Ensure this value is less than or equal to 1e+50." };
+  }
+  const integer = integerDigits(number, MAX_ID_DIGITS);
+  if (integer === void 0 || number.negative && integer !== "0") return { value: null };
+  return { value: Number(integer) };
+}
+function exceedsLimit(digits, point) {
+  if (point !== NUMBER_LIMIT.length) return point > NUMBER_LIMIT.length;
+  const integer = digits.slice(0, point).padEnd(point, "0");
+  if (integer !== NUMBER_LIMIT) return integer > NUMBER_LIMIT;
+  return hasFraction({ negative: false, digits, point });
+}
+function readName(value) {
+  const stripped = stripPython(value);
+  if (stripped === "") return void 0;
+  if (stripped.includes("\0")) return { error: "Null characters are not allowed." };
+  return { value: encoder3.encode(searchText(stripped)) };
+}
+function readChoice(value, choices) {
+  if (!choices.includes(value)) return { error: `Select a valid choice. ${value} is not one of the available choices.` };
+  return { value };
+}
+
+// src/render/query-string.ts
+function pageQuery(pairs, pageParam, page) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const [name, value] of pairs) {
+    const values = groups.get(name);
+    if (values === void 0) groups.set(name, [value]);
+    else values.push(value);
+  }
+  if (page === 1) groups.delete(pageParam);
+  else groups.set(pageParam, [String(page)]);
+  const names = [...groups.keys()].sort(compareCodePoints);
+  const fields = [];
+  for (const name of names) {
+    const key = quotePlus(name);
+    for (const value of groups.get(name)) fields.push(`${key}=${quotePlus(value)}`);
+  }
+  return fields.join("&");
+}
+function quotePlus(text) {
+  if (SAFE.test(text)) return text;
+  return encodeURIComponent(wellFormed(text)).replace(MORE_TO_QUOTE, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`).replaceAll("%20", "+");
+}
+var SAFE = /^[A-Za-z0-9_.~-]*$/;
+var MORE_TO_QUOTE = /[!'()*]/g;
+function wellFormed(text) {
+  return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "�");
+}
+function compareCodePoints(a, b) {
+  const length = Math.min(a.length, b.length);
+  for (let at = 0; at < length; at++) {
+    const x = a.charCodeAt(at);
+    const y = b.charCodeAt(at);
+    if (x === y) continue;
+    const xHigh = x >= 55296 && x <= 57343;
+    const yHigh = y >= 55296 && y <= 57343;
+    if (xHigh !== yHigh) return xHigh ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+// src/render/links.ts
+function pageLink(base, pairs, page, path = LIST_PATH) {
+  const query = pageQuery(pairs, "page", page);
+  return `${base}${path}${query === "" ? "" : `?${query}`}`;
+}
+function linkJson(base, pairs, page, lastPage, path = LIST_PATH) {
+  if (page < 1 || page > lastPage) return "null";
+  return `"${jsonStringContent(pageLink(base, pairs, page, path))}"`;
+}
+
+// src/answer/list-answer.ts
+async function listPage(bundle, clients, pairs, values, list = { path: LIST_PATH, text: clientText }) {
+  const size = pageSize(values.get("page_size"));
+  const last = Math.max(1, Math.ceil(clients.count / size));
+  const page = pageNumber(values.get("page"), last);
+  if (page === void 0) return void 0;
+  const { baseUrl } = bundle.manifest;
+  const base = jsonStringContent(baseUrl);
+  const suffix = jsonStringContent(formatSuffix(values.get("format") ?? ""));
+  const results = await Promise.all(clients.slice((page - 1) * size, page * size).map((index) => list.text(bundle, index, base, suffix)));
+  return assemblePage({ head: pageHead(clients.count, linkJson(baseUrl, pairs, page + 1, last, list.path), linkJson(baseUrl, pairs, page - 1, last, list.path)), results });
+}
+function pageSize(value) {
+  const size = value === void 0 ? void 0 : pythonInt(value);
+  return size === void 0 || size < 1 ? PAGE_SIZE : Math.min(size, PAGE_SIZE);
+}
+function pageNumber(value, last) {
+  if (value === void 0) return 1;
+  if (value === "last") return last;
+  const page = pythonInt(value);
+  return page !== void 0 && page >= 1 && page <= last ? page : void 0;
+}
+async function clientText(bundle, index, base, suffix) {
+  const { chunk, at } = await bundle.clientAt(index);
+  const registrantId = chunk.registrants[at];
+  const registrantFields = await bundle.registrantFields(registrantId);
+  if (registrantFields === void 0) throw new Error(`the query bundle has no registrant ${registrantId} for client ${chunk.ids[at]}`);
+  return clientBody(base, suffix, { id: chunk.ids[at], fields: chunk.text(at), registrantId, registrantFields });
 }
 
 // src/answer/client-order.ts
@@ -3889,164 +4260,77 @@ function registrantsNamed(index, pattern) {
   return new Set(namesHolding(index.names, pattern).map((at) => index.ids[at]));
 }
 
-// src/answer/ordering-terms.ts
-var FIELDS = { id: "id", name: "name", effective_date: "date" };
-function orderingTerms(value) {
+// src/answer/registrant-list.ts
+async function orderRegistrants(bundle, criteria, terms) {
+  const total = bundle.manifest.registrants;
+  const selected = await selectRegistrants(bundle, criteria);
+  if (selected === void 0 && terms.length === 1) return ordered(total, terms[0].descending ? (place) => total - 1 - place : (place) => place);
+  const items = selected ?? Array.from({ length: total }, (_, i) => i);
+  if (terms.length > 1) {
+    const columns = await bundle.registrantColumns();
+    const keys = terms.map((term) => ({ sign: term.descending ? -1 : 1, key: term.field === "name" ? columns.nameRank : term.field === "date" ? columns.updated : void 0 }));
+    items.sort((a, b) => {
+      for (const { sign, key } of keys) {
+        const x = key === void 0 ? a : key[a];
+        const y = key === void 0 ? b : key[b];
+        if (x === y || Number.isNaN(x) && Number.isNaN(y)) continue;
+        if (Number.isNaN(x)) return -1;
+        if (Number.isNaN(y)) return 1;
+        return x < y ? -sign : sign;
+      }
+      return 0;
+    });
+  } else if (terms[0].descending) items.reverse();
+  return ordered(items.length, (place) => items[place]);
+}
+async function selectRegistrants(bundle, criteria) {
+  if (Object.keys(criteria).length === 0) return void 0;
+  const columns = await bundle.registrantColumns();
+  const { states: states2, countries: countries2 } = bundle.manifest.choices;
+  let candidates2;
+  if (criteria.id !== void 0) {
+    const at = typeof criteria.id === "number" ? sortedIndexOf(columns.ids, criteria.id) : -1;
+    if (at < 0) return [];
+    candidates2 = [at];
+  }
+  if (criteria.name instanceof Uint8Array) candidates2 = namesHolding((await bundle.registrantIndex()).names, criteria.name, candidates2);
+  const tests = [];
+  for (const [field, column, choices] of [["state", columns.state, states2], ["country", columns.country, countries2], ["ppbCountry", columns.ppbCountry, countries2]]) {
+    const value = criteria[field];
+    if (typeof value === "string") {
+      const code = choices.indexOf(value);
+      tests.push((at) => column[at] === code);
+    }
+  }
+  const { updatedAfter: after, updatedBefore: before } = criteria;
+  if (typeof after === "number") tests.push((at) => columns.updated[at] >= after);
+  if (typeof before === "number") tests.push((at) => columns.updated[at] <= before);
   const kept = [];
-  for (const raw of (value ?? "").split(",")) {
-    const term = stripPython(raw);
-    const descending = term.startsWith("-");
-    const name = descending ? term.slice(1) : term;
-    if (Object.hasOwn(FIELDS, name)) kept.push({ field: FIELDS[name], descending });
+  const total = candidates2?.length ?? columns.ids.length;
+  for (let i = 0; i < total; i++) {
+    const at = candidates2 === void 0 ? i : candidates2[i];
+    if (tests.every((test) => test(at))) kept.push(at);
   }
-  if (kept.length === 0) return [{ field: "id", descending: false }];
-  const firstId = kept.findIndex((term) => term.field === "id");
-  if (firstId >= 0) return kept.slice(0, firstId + 1);
-  return [...kept, { field: "id", descending: kept.at(-1).descending }];
+  return kept;
 }
-function stripPython(text) {
-  let start = 0;
-  let end = text.length;
-  while (start < end && isPythonSpace(text.charCodeAt(start))) start++;
-  while (end > start && isPythonSpace(text.charCodeAt(end - 1))) end--;
-  return start === 0 && end === text.length ? text : text.slice(start, end);
+async function registrantText(bundle, place, base, suffix) {
+  const id = (await bundle.registrantColumns()).ids[place];
+  const fields = await bundle.registrantFields(id);
+  if (fields === void 0) throw new Error(`the query bundle lists registrant ${id} but has no text for it`);
+  return registrantBody(base, suffix, id, fields);
 }
 
-// src/answer/filter-form.ts
-var FIELDS2 = [
-  ["id", "id", readNumber],
-  ["client_name", "clientName", readName],
-  ["client_state", "state", (value, choices) => readChoice(value, choices.states)],
-  ["client_country", "country", (value, choices) => readChoice(value, choices.countries)],
-  ["client_ppb_state", "ppbState", (value, choices) => readChoice(value, choices.states)],
-  ["client_ppb_country", "ppbCountry", (value, choices) => readChoice(value, choices.countries)],
-  ["registrant_id", "registrantId", readNumber],
-  ["registrant_name", "registrantName", readName]
-];
-function readFilters(values, choices) {
-  const criteria = {};
-  const errors = {};
-  for (const [param, key, read] of FIELDS2) {
-    const value = values.get(param);
-    if (value === void 0 || value === "") continue;
-    const reading = read(value, choices);
-    if (reading === void 0) continue;
-    if ("error" in reading) errors[param] = [reading.error];
-    else criteria[key] = reading.value;
+// src/answer/list-engines.ts
+var LIST_ENGINES = {
+  client: {
+    ordered: async (bundle, criteria, terms, pause) => orderClients(bundle, await selectClients(bundle, criteria, pause), terms),
+    text: clientText
+  },
+  registrant: {
+    ordered: (bundle, criteria, terms) => orderRegistrants(bundle, criteria, terms),
+    text: registrantText
   }
-  if (Object.keys(errors).length > 0) return { errorBody: jsonText(errors) };
-  return { criteria };
-}
-var encoder3 = new TextEncoder();
-var MAX_ID_DIGITS = 16;
-var NUMBER_LIMIT = "100000000000000007629769841091887003294964970946560";
-function readNumber(value) {
-  const number = pythonDecimal(value);
-  if (number === void 0) return { error: "Enter a number." };
-  if (!number.negative && exceedsLimit(number.digits, number.point)) {
-    return { error: "Ensure this value is less than or equal to 1e+50." };
-  }
-  const integer = integerDigits(number, MAX_ID_DIGITS);
-  if (integer === void 0 || number.negative && integer !== "0") return { value: null };
-  return { value: Number(integer) };
-}
-function exceedsLimit(digits, point) {
-  if (point !== NUMBER_LIMIT.length) return point > NUMBER_LIMIT.length;
-  const integer = digits.slice(0, point).padEnd(point, "0");
-  if (integer !== NUMBER_LIMIT) return integer > NUMBER_LIMIT;
-  return hasFraction({ negative: false, digits, point });
-}
-function readName(value) {
-  const stripped = stripPython(value);
-  if (stripped === "") return void 0;
-  if (stripped.includes("\0")) return { error: "Null characters are not allowed." };
-  return { value: encoder3.encode(searchText(stripped)) };
-}
-function readChoice(value, choices) {
-  if (!choices.includes(value)) return { error: `Select a valid choice. ${value} is not one of the available choices.` };
-  return { value };
-}
-
-// src/render/query-string.ts
-function pageQuery(pairs, pageParam, page) {
-  const groups = /* @__PURE__ */ new Map();
-  for (const [name, value] of pairs) {
-    const values = groups.get(name);
-    if (values === void 0) groups.set(name, [value]);
-    else values.push(value);
-  }
-  if (page === 1) groups.delete(pageParam);
-  else groups.set(pageParam, [String(page)]);
-  const names = [...groups.keys()].sort(compareCodePoints);
-  const fields = [];
-  for (const name of names) {
-    const key = quotePlus(name);
-    for (const value of groups.get(name)) fields.push(`${key}=${quotePlus(value)}`);
-  }
-  return fields.join("&");
-}
-function quotePlus(text) {
-  if (SAFE.test(text)) return text;
-  return encodeURIComponent(wellFormed(text)).replace(MORE_TO_QUOTE, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`).replaceAll("%20", "+");
-}
-var SAFE = /^[A-Za-z0-9_.~-]*$/;
-var MORE_TO_QUOTE = /[!'()*]/g;
-function wellFormed(text) {
-  return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "�");
-}
-function compareCodePoints(a, b) {
-  const length = Math.min(a.length, b.length);
-  for (let at = 0; at < length; at++) {
-    const x = a.charCodeAt(at);
-    const y = b.charCodeAt(at);
-    if (x === y) continue;
-    const xHigh = x >= 55296 && x <= 57343;
-    const yHigh = y >= 55296 && y <= 57343;
-    if (xHigh !== yHigh) return xHigh ? 1 : -1;
-    return x - y;
-  }
-  return a.length - b.length;
-}
-
-// src/render/links.ts
-function pageLink(base, pairs, page) {
-  const query = pageQuery(pairs, "page", page);
-  return `${base}${LIST_PATH}${query === "" ? "" : `?${query}`}`;
-}
-function linkJson(base, pairs, page, lastPage) {
-  if (page < 1 || page > lastPage) return "null";
-  return `"${jsonStringContent(pageLink(base, pairs, page))}"`;
-}
-
-// src/answer/list-answer.ts
-async function listPage(bundle, clients, pairs, values) {
-  const size = pageSize(values.get("page_size"));
-  const last = Math.max(1, Math.ceil(clients.count / size));
-  const page = pageNumber(values.get("page"), last);
-  if (page === void 0) return void 0;
-  const { baseUrl } = bundle.manifest;
-  const base = jsonStringContent(baseUrl);
-  const suffix = jsonStringContent(formatSuffix(values.get("format") ?? ""));
-  const results = await Promise.all(clients.slice((page - 1) * size, page * size).map((index) => clientText(bundle, index, base, suffix)));
-  return assemblePage({ head: pageHead(clients.count, linkJson(baseUrl, pairs, page + 1, last), linkJson(baseUrl, pairs, page - 1, last)), results });
-}
-function pageSize(value) {
-  const size = value === void 0 ? void 0 : pythonInt(value);
-  return size === void 0 || size < 1 ? PAGE_SIZE : Math.min(size, PAGE_SIZE);
-}
-function pageNumber(value, last) {
-  if (value === void 0) return 1;
-  if (value === "last") return last;
-  const page = pythonInt(value);
-  return page !== void 0 && page >= 1 && page <= last ? page : void 0;
-}
-async function clientText(bundle, index, base, suffix) {
-  const { chunk, at } = await bundle.clientAt(index);
-  const registrantId = chunk.registrants[at];
-  const registrantFields = await bundle.registrantFields(registrantId);
-  if (registrantFields === void 0) throw new Error(`the query bundle has no registrant ${registrantId} for client ${chunk.ids[at]}`);
-  return clientBody(base, suffix, { id: chunk.ids[at], fields: chunk.text(at), registrantId, registrantFields });
-}
+};
 
 // src/answer/result-cache.ts
 var ResultCache = class {
@@ -4107,30 +4391,32 @@ function createAnswerer(read, options = {}) {
       const pairs = queryPairs(rawQuery ?? "");
       const values = lastValues(pairs);
       const found = await open();
-      const format = values.get("format") ?? "";
-      if (!found.manifest.formats.includes(format)) return detail(404, "Not found.");
-      if (route.kind === "list") return listAnswer(found, pairs, values);
-      const body = await recordBody(found, route.kind, Number(route.id), format);
+      const format2 = values.get("format") ?? "";
+      if (!found.manifest.formats.includes(format2)) return detail(404, "Not found.");
+      if (route.kind === "list") return listAnswer(found, route.resource, pairs, values);
+      const body = await recordBody(found, route.kind, Number(route.id), format2);
       return body === void 0 ? detail(404, "Not found.") : ok(body);
     }
   };
-  async function listAnswer(found, pairs, values) {
-    const filters = readFilters(values, found.manifest.choices);
+  async function listAnswer(found, resource, pairs, values) {
+    const filters = readFilters(values, found.manifest.choices, resource.filters);
     if ("errorBody" in filters) return { status: 400, headers: { ...API_HEADERS }, body: filters.errorBody };
-    const terms = orderingTerms(values.get("ordering"));
-    const key = JSON.stringify([filters.criteria, terms], (_, value) => value instanceof Uint8Array ? Array.from(value) : value);
-    let clients = results.get(key);
-    if (clients === void 0) {
-      clients = await orderClients(found, await selectClients(found, filters.criteria, pause), terms);
-      results.set(key, clients, clients.count);
+    const terms = orderingTerms(values.get("ordering"), resource.orderings);
+    const engine = LIST_ENGINES[resource.kind];
+    const key = JSON.stringify([resource.kind, filters.criteria, terms], (_, value) => value instanceof Uint8Array ? Array.from(value) : value);
+    let records = results.get(key);
+    if (records === void 0) {
+      records = await engine.ordered(found, filters.criteria, terms, pause);
+      results.set(key, records, records.count);
     }
-    const body = await listPage(found, clients, pairs, values);
+    const body = await listPage(found, records, pairs, values, { path: resource.path, text: engine.text });
     return body === void 0 ? detail(404, "Invalid page.") : ok(body);
   }
 }
 function routeOf(path) {
   const withSlash = path.endsWith("/") ? path : `${path}/`;
-  if (withSlash === LIST_PATH) return { kind: "list" };
+  const resource = LIST_RESOURCES.find((list) => list.path === withSlash);
+  if (resource !== void 0) return { kind: "list", resource };
   const missingSlash = withSlash !== path;
   for (const [kind, prefix] of [["client", CLIENT_PATH_PREFIX], ["registrant", REGISTRANT_PATH_PREFIX]]) {
     const id = matchPath(`${prefix}{id}/`, withSlash, ID_DIGITS, missingSlash);
@@ -4138,9 +4424,9 @@ function routeOf(path) {
   }
   return void 0;
 }
-async function recordBody(bundle, kind, id, format) {
+async function recordBody(bundle, kind, id, format2) {
   const base = jsonStringContent(bundle.manifest.baseUrl);
-  const suffix = jsonStringContent(formatSuffix(format));
+  const suffix = jsonStringContent(formatSuffix(format2));
   if (kind === "registrant") {
     const fields = await bundle.servedRegistrantFields(id);
     return fields === void 0 ? void 0 : registrantBody(base, suffix, id, fields);
