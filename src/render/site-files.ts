@@ -26,8 +26,8 @@ export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonl
   for (const unit of siteUnits(map)) yield* unitFiles(store, map, formats, unit, bundle);
 }
 
-/** What the query bundle needs beyond the store and the map: the filters' choices, the plan of its registrant packs, the previous build's bundle. */
-export type BundleInputs = Pick<BundleSettings, 'choices' | 'packs' | 'previous'>;
+/** What the query bundle needs beyond the store and the map: the filters' choices. */
+export type BundleInputs = Pick<BundleSettings, 'choices'>;
 
 /**
  * The files of one unit, produced lazily so that memory holds one page at a time:
