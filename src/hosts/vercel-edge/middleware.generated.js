@@ -86,6 +86,9 @@ function escapeSeparator(char) {
 var BUNDLE_FORMAT = "lda-clients-mirror/query-bundle@2";
 var BUNDLE_FOLDER = "bundle/";
 var BUNDLE_MANIFEST = `${BUNDLE_FOLDER}manifest.json`;
+function registrantPackFile(firstId) {
+  return `registrants/${firstId}.bin`;
+}
 function chunkFile(firstId) {
   return `clients/${firstId}.bin`;
 }
@@ -3259,31 +3262,17 @@ function keyPrefixes(keys) {
 }
 
 // src/bundle/registrant-columns.ts
-function decodeRegistrantColumns(bytes, file) {
+function decodeRegistrantColumn(column, bytes, file) {
   const sections = decodeSections(bytes, file);
-  const columns = {
-    ids: sections.section("ids", Float64Array),
-    state: sections.section("state", Uint16Array),
-    country: sections.section("country", Uint16Array),
-    ppbCountry: sections.section("ppbCountry", Uint16Array),
-    updated: sections.section("updated", Float64Array),
-    nameRank: sections.section("nameRank", Uint32Array)
+  const decoded = {
+    ids: () => sections.section("ids", Float64Array),
+    codes: () => ({ state: sections.section("state", Uint16Array), country: sections.section("country", Uint16Array), ppbCountry: sections.section("ppbCountry", Uint16Array) }),
+    updated: () => sections.section("updated", Float64Array),
+    names: () => ({ bytes: sections.section("names", Uint8Array), ends: sections.section("nameEnds", Uint32Array) }),
+    nameOrder: () => ({ order: sections.section("order", Uint32Array), ties: sections.section("ties", Uint8Array) }),
+    updatedOrder: () => ({ order: sections.section("order", Uint32Array), ties: sections.section("ties", Uint8Array) })
   };
-  for (const [name, column] of Object.entries(columns)) {
-    if (column.length !== columns.ids.length) throw new Error(`${file}: ${name} holds ${column.length} registrants, ids ${columns.ids.length}`);
-  }
-  return columns;
-}
-
-// src/bundle/registrant-index.ts
-function decodeRegistrantIndex(bytes, file) {
-  const sections = decodeSections(bytes, file);
-  const ids = sections.section("ids", Float64Array);
-  return {
-    ids,
-    names: { bytes: sections.section("names", Uint8Array), ends: sections.section("nameEnds", Uint32Array) },
-    find: (id) => sortedIndexOf(ids, id)
-  };
+  return decoded[column]();
 }
 
 // src/bundle/query-bundle.ts
@@ -3293,7 +3282,6 @@ var QueryBundle = class _QueryBundle {
     this.read = read;
     this.manifest = manifest;
     this.chunkBudget = chunkBudget;
-    this.packFirstIds = manifest.registrantPacks.map((pack) => pack.firstId);
   }
   read;
   manifest;
@@ -3303,7 +3291,6 @@ var QueryBundle = class _QueryBundle {
   chunkBytes = 0;
   /** Every file read so far, for the count of reads an answer costs. */
   reads = 0;
-  packFirstIds;
   /** The bundle of the build that `read` reads; undefined when it has none. */
   static async open(read, options = {}) {
     const bytes = await read(BUNDLE_MANIFEST);
@@ -3321,11 +3308,14 @@ var QueryBundle = class _QueryBundle {
   nameOrder() {
     return this.once("nameOrder", () => this.file(this.manifest.nameOrder, decodeNameOrder));
   }
-  registrantIndex() {
-    return this.once("registrantIndex", () => this.file(this.manifest.registrantIndex, decodeRegistrantIndex));
+  /** One column of the registrants (registrant-columns.ts), read when first asked for. */
+  registrantColumn(column) {
+    return this.once(`registrants:${column}`, () => this.file(this.manifest.registrantColumns[column], (bytes, file) => decodeRegistrantColumn(column, bytes, file)));
   }
-  registrantColumns() {
-    return this.once("registrantColumns", () => this.file(this.manifest.registrantColumns, decodeRegistrantColumns));
+  /** The registrants' ids and names, for `registrant_name` on the clients. */
+  async registrantIndex() {
+    const [ids, names] = await Promise.all([this.registrantColumn("ids"), this.registrantColumn("names")]);
+    return { ids, names };
   }
   /** The chunk that holds the client of a global index, and the client's place in it. */
   async clientAt(index) {
@@ -3341,33 +3331,23 @@ var QueryBundle = class _QueryBundle {
     const at = (await this.chunk(k)).find(id);
     return at < 0 ? -1 : starts[k] + at;
   }
-  /**
-   * The fields of the registrant with `id`, or undefined, for its record: a registrant is served only
-   * while some client embeds it (the registrant index), and the packs may still hold one none does.
-   */
+  /** The fields of the registrant with `id`, or undefined, for its record: only a registrant listed has one. */
   async servedRegistrantFields(id) {
-    if ((await this.registrantIndex()).find(id) < 0) return void 0;
+    if (sortedIndexOf(await this.registrantColumn("ids"), id) < 0) return void 0;
     return this.registrantFields(id);
   }
   /**
-   * The fields of the registrant with `id` as the packs hold them, or undefined: for a client that
-   * embeds it, without the registrant index (0.6 MB at 134,719 clients, that a first page need not read).
+   * The fields of the registrant with `id` as its pack holds them, or undefined: for a client that
+   * embeds it, reading its pack alone (a few kilobytes).
    */
   async registrantFields(id) {
-    const { registrantOverlay, registrantPacks } = this.manifest;
-    if (registrantOverlay !== null) {
-      const overlay = await this.pack(registrantOverlay);
-      const at2 = overlay.find(id);
-      if (at2 >= 0) return overlay.text(at2);
-    }
-    const part = registrantPacks[upperBound(this.packFirstIds, id) - 1];
-    if (part === void 0 || id > part.lastId) return void 0;
-    const pack = await this.pack(part.file);
+    const { firstIds } = this.manifest.registrantPacks;
+    const k = upperBound(firstIds, id) - 1;
+    if (k < 0) return void 0;
+    const file = registrantPackFile(firstIds[k]);
+    const pack = await this.once(file, () => this.file(file, decodeRecordTexts));
     const at = pack.find(id);
     return at < 0 ? void 0 : pack.text(at);
-  }
-  pack(file) {
-    return this.once(file, () => this.file(file, decodeRecordTexts));
   }
   chunk(k) {
     let chunk = this.chunkCache.get(k);
@@ -4017,17 +3997,20 @@ async function clientText(bundle, index, base, suffix) {
 
 // src/answer/client-order.ts
 async function orderClients(bundle, selected, terms) {
-  const total = bundle.manifest.clients;
+  return orderRecords({ total: bundle.manifest.clients, fullOrder: (term) => fullOrder(bundle, term), sortKeys: (term) => sortKeys(bundle, term) }, selected, terms);
+}
+async function orderRecords(source, selected, terms) {
+  const total = source.total;
   const [first] = terms;
   const tieBreak = terms.at(-1);
   if (selected === void 0 && terms.length <= 2 && first.descending === tieBreak.descending) {
-    return ordered(total, await fullOrder(bundle, first));
+    return ordered(total, await source.fullOrder(first));
   }
   const items = selected ?? everyIndex(total);
   if (tieBreak.descending) items.reverse();
   const keyed = terms.slice(0, -1);
   if (keyed.length === 0) return ordered(items.length, (place) => items[place]);
-  const keys = await Promise.all(keyed.map((term) => sortKeys(bundle, term)));
+  const keys = await Promise.all(keyed.map((term) => source.sortKeys(term)));
   const sorted = items.length < 1024 ? compareSort(items, keys) : countingSorts(items, keys);
   return ordered(sorted.length, (place) => sorted[place]);
 }
@@ -4106,11 +4089,11 @@ async function dateRanks(bundle) {
   }
   const rank = new Uint32Array(total);
   if (last < 0) return { rank, count: 1 };
-  const ranks = new Uint32Array(last - first + 1);
-  for (let i = 0; i < total; i++) if (day[i] >= 0) ranks[day[i] - first] = 1;
+  const ranks2 = new Uint32Array(last - first + 1);
+  for (let i = 0; i < total; i++) if (day[i] >= 0) ranks2[day[i] - first] = 1;
   let count = 0;
-  for (let i = 0; i < ranks.length; i++) if (ranks[i] === 1) ranks[i] = ++count;
-  for (let i = 0; i < total; i++) rank[i] = day[i] < 0 ? 0 : ranks[day[i] - first];
+  for (let i = 0; i < ranks2.length; i++) if (ranks2[i] === 1) ranks2[i] = ++count;
+  for (let i = 0; i < total; i++) rank[i] = day[i] < 0 ? 0 : ranks2[day[i] - first];
   return { rank, count: count + 1 };
 }
 async function sortKeys(bundle, term) {
@@ -4262,59 +4245,77 @@ function registrantsNamed(index, pattern) {
 
 // src/answer/registrant-list.ts
 async function orderRegistrants(bundle, criteria, terms) {
-  const total = bundle.manifest.registrants;
-  const selected = await selectRegistrants(bundle, criteria);
-  if (selected === void 0 && terms.length === 1) return ordered(total, terms[0].descending ? (place) => total - 1 - place : (place) => place);
-  const items = selected ?? Array.from({ length: total }, (_, i) => i);
-  if (terms.length > 1) {
-    const columns = await bundle.registrantColumns();
-    const keys = terms.map((term) => ({ sign: term.descending ? -1 : 1, key: term.field === "name" ? columns.nameRank : term.field === "date" ? columns.updated : void 0 }));
-    items.sort((a, b) => {
-      for (const { sign, key } of keys) {
-        const x = key === void 0 ? a : key[a];
-        const y = key === void 0 ? b : key[b];
-        if (x === y || Number.isNaN(x) && Number.isNaN(y)) continue;
-        if (Number.isNaN(x)) return -1;
-        if (Number.isNaN(y)) return 1;
-        return x < y ? -sign : sign;
-      }
-      return 0;
-    });
-  } else if (terms[0].descending) items.reverse();
-  return ordered(items.length, (place) => items[place]);
+  return orderRecords(orderSource(bundle), await selectRegistrants(bundle, criteria), terms);
 }
 async function selectRegistrants(bundle, criteria) {
   if (Object.keys(criteria).length === 0) return void 0;
-  const columns = await bundle.registrantColumns();
-  const { states: states2, countries: countries2 } = bundle.manifest.choices;
   let candidates2;
   if (criteria.id !== void 0) {
-    const at = typeof criteria.id === "number" ? sortedIndexOf(columns.ids, criteria.id) : -1;
-    if (at < 0) return [];
+    const at = typeof criteria.id === "number" ? sortedIndexOf(await bundle.registrantColumn("ids"), criteria.id) : -1;
+    if (at < 0) return new Int32Array(0);
     candidates2 = [at];
   }
-  if (criteria.name instanceof Uint8Array) candidates2 = namesHolding((await bundle.registrantIndex()).names, criteria.name, candidates2);
+  if (criteria.name instanceof Uint8Array) candidates2 = namesHolding(await bundle.registrantColumn("names"), criteria.name, candidates2);
   const tests = [];
-  for (const [field, column, choices] of [["state", columns.state, states2], ["country", columns.country, countries2], ["ppbCountry", columns.ppbCountry, countries2]]) {
+  const { states: states2, countries: countries2 } = bundle.manifest.choices;
+  for (const [field, choices] of [["state", states2], ["country", countries2], ["ppbCountry", countries2]]) {
     const value = criteria[field];
-    if (typeof value === "string") {
-      const code = choices.indexOf(value);
-      tests.push((at) => column[at] === code);
-    }
+    if (typeof value !== "string") continue;
+    const column = (await bundle.registrantColumn("codes"))[field];
+    const code = choices.indexOf(value);
+    tests.push((at) => column[at] === code);
   }
   const { updatedAfter: after, updatedBefore: before } = criteria;
-  if (typeof after === "number") tests.push((at) => columns.updated[at] >= after);
-  if (typeof before === "number") tests.push((at) => columns.updated[at] <= before);
-  const kept = [];
-  const total = candidates2?.length ?? columns.ids.length;
+  if (typeof after === "number" || typeof before === "number") {
+    const updated = await bundle.registrantColumn("updated");
+    if (typeof after === "number") tests.push((at) => updated[at] >= after);
+    if (typeof before === "number") tests.push((at) => updated[at] <= before);
+  }
+  const total = candidates2?.length ?? bundle.manifest.registrants;
+  const kept = new Int32Array(total);
+  let count = 0;
   for (let i = 0; i < total; i++) {
     const at = candidates2 === void 0 ? i : candidates2[i];
-    if (tests.every((test) => test(at))) kept.push(at);
+    if (tests.every((test) => test(at))) kept[count++] = at;
   }
-  return kept;
+  return kept.subarray(0, count);
+}
+function orderSource(bundle) {
+  const total = bundle.manifest.registrants;
+  const orderOf = (term) => bundle.registrantColumn(term.field === "name" ? "nameOrder" : "updatedOrder");
+  return {
+    total,
+    async fullOrder(term) {
+      const last = total - 1;
+      if (term.field === "id") return term.descending ? (place) => last - place : (place) => place;
+      const { order } = await orderOf(term);
+      return term.descending ? (place) => order[last - place] : (place) => order[place];
+    },
+    async sortKeys(term) {
+      const { rank, buckets } = ranksOf(await orderOf(term));
+      if (!term.descending) return { key: rank, buckets };
+      const key = new Uint32Array(rank.length);
+      for (let i = 0; i < rank.length; i++) key[i] = buckets - 1 - rank[i];
+      return { key, buckets };
+    }
+  };
+}
+var ranks = /* @__PURE__ */ new WeakMap();
+function ranksOf(order) {
+  let found = ranks.get(order);
+  if (found === void 0) {
+    const rank = new Uint32Array(order.order.length);
+    let current = -1;
+    for (let p = 0; p < order.order.length; p++) {
+      if (order.ties[p] !== 1) current++;
+      rank[order.order[p]] = current;
+    }
+    ranks.set(order, found = { key: rank, buckets: current + 1 });
+  }
+  return { rank: found.key, buckets: found.buckets };
 }
 async function registrantText(bundle, place, base, suffix) {
-  const id = (await bundle.registrantColumns()).ids[place];
+  const id = (await bundle.registrantColumn("ids"))[place];
   const fields = await bundle.registrantFields(id);
   if (fields === void 0) throw new Error(`the query bundle lists registrant ${id} but has no text for it`);
   return registrantBody(base, suffix, id, fields);
