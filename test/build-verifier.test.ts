@@ -279,7 +279,7 @@ describe('the check made while writing', () => {
     const suffixes = formats.map(recordLinkSuffix); // '/', '/?format=api', '/?format=json'
     /** Each page as the renderer hands it over (its head and clients' rows), taken apart from the file built. */
     const pages = files
-      .filter((file) => /\.json$/.test(file) && !/\/[0-9]+\//.test(file) && file.startsWith('api/'))
+      .filter((file) => /\.json$/.test(file) && !/\/[0-9]+\//.test(file) && file.startsWith('api/v1/clients/'))
       .map((file) => {
         const { body, head, results } = partsOf(file);
         const format = file.includes('format=api/') ? 1 : file.includes('format=json/') ? 2 : 0;

@@ -13,7 +13,8 @@ import { wallTimeInstant } from './new-york-time.ts';
 export function readDateTime(value: string): number | undefined {
   const text = stripPython(value);
   const parts = isoDateTime(text) ?? djangoDateTime(text) ?? formattedDateTime(text);
-  if (parts === undefined || !validParts(parts)) return undefined;
+  // An offset of a day or more is refused (Python's timezone): NaN.
+  if (parts === undefined || !validParts(parts) || Number.isNaN(parts.offsetMinutes)) return undefined;
   const wall = wallMicroseconds(parts);
   return parts.offsetMinutes === undefined ? wallTimeInstant(wall) : wall - parts.offsetMinutes * 60_000_000;
 }

@@ -3734,7 +3734,7 @@ function wallTimeInstant(wallMicroseconds2) {
 function readDateTime(value) {
   const text = stripPython(value);
   const parts = isoDateTime(text) ?? djangoDateTime(text) ?? formattedDateTime(text);
-  if (parts === void 0 || !validParts(parts)) return void 0;
+  if (parts === void 0 || !validParts(parts) || Number.isNaN(parts.offsetMinutes)) return void 0;
   const wall = wallMicroseconds(parts);
   return parts.offsetMinutes === void 0 ? wallTimeInstant(wall) : wall - parts.offsetMinutes * 6e7;
 }
