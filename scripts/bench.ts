@@ -4,11 +4,12 @@
  * build (beside another revision's build of the same input, with --baseline), the floor (the same
  * tree written from one buffer), a rebuild with no change and a rebuild after a nightly-sized change;
  * then the answerer's CPU time per request on a mix of real programs' searches, and the preview's
- * throughput on one core on that mix and on list pages, beside nginx's. Medians go to BENCHMARKS.md
- * with the machine, the date and the command.
+ * throughput on one core on that mix and on list pages, beside nginx's. Prints the medians with the
+ * machine, the date and the command (and writes them to a file with --report); BENCHMARKS.md's tables
+ * are updated from them by hand, one row a figure.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,6 +17,7 @@ import { buildSync } from 'esbuild';
 import { DEFAULT_FILTERS, wholeNumber } from '../src/config.ts';
 import type { BuildSummary } from '../src/build.ts';
 import { answererRows, measureAnswerer, type AnswererMeasure } from './bench/answerer-measure.ts';
+import { coldSection, measureCold, type ColdFigures } from './bench/cold-measure.ts';
 import { prepareBaseline } from './bench/baseline-program.ts';
 import { bundleRow, measureBundleFiles, type BundleFiles } from './bench/bundle-files.ts';
 import type { ChildStats } from './bench/child-stats.ts';
@@ -37,6 +39,9 @@ const { values } = parseArgs({
     'skip-answerer': { type: 'boolean' },
     baseline: { type: 'string' },
     phases: { type: 'string' },
+    built: { type: 'string' },
+    isolates: { type: 'string' },
+    'memory-searches': { type: 'string' },
     report: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -53,8 +58,15 @@ if (values.help) {
                    compiled), alternating with this one's full build in each run (default: none)
   --skip-preview   leave out the preview throughput measure
   --skip-answerer  leave out the answerer's CPU time per request, reads and hostile requests
-  --phases list    which build measures to run, from build,floor,unchanged,nightly (default: all)
-  --report file    where to add the results (default BENCHMARKS.md)`);
+  --phases list    which measures to run, from build,floor,unchanged,nightly (default: all of them),
+                   and first,memory (issue 39: first answers in fresh workerd isolates; one isolate's
+                   and the preview's memory through point 3's sequence; not run unless named)
+  --built folder   measure this built folder (of the same --records input) instead of building:
+                   only the answerer, preview, first and memory measures run
+  --isolates N     fresh isolates per kind of first answer, each side (default 5)
+  --memory-searches E,M  the memory sequence's unique searches matching nothing, and matching
+                   (default 100000,20000)
+  --report file    also write the report to this file (BENCHMARKS.md's tables are updated by hand)`);
   process.exit(0);
 }
 
@@ -67,6 +79,8 @@ const baseInput = path.join(root, `input-${records}`);
 const nightlyInput = path.join(root, `input-${records}-nightly`);
 const tsx = ['--import', 'tsx'];
 const phases = new Set((values.phases ?? 'build,floor,unchanged,nightly').split(','));
+const built = values.built === undefined ? undefined : path.resolve(values.built);
+if (built !== undefined) for (const phase of ['build', 'floor', 'unchanged', 'nightly']) phases.delete(phase);
 
 const log = (text: string) => console.error(`[bench] ${text}`);
 const deletions = new RecentDeletions(root, log);
@@ -219,7 +233,8 @@ function machine(): string {
   return `${cpu}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}, file system ${fs}`;
 }
 
-function report(figures: RunFigures[], previewFigures: ThroughputFigures | undefined, answerer: AnswererMeasure | undefined, mix: SearchMix | undefined): string {
+function report(figures: RunFigures[], cold: ColdFigures | undefined, previewFigures: ThroughputFigures | undefined, answerer: AnswererMeasure | undefined, mix: SearchMix | undefined): string {
+  if (figures.length === 0) return builtReport(cold, previewFigures, answerer, mix);
   const m = (pick: (run: RunFigures) => number) => median(figures.map(pick));
   const summaryOf = (stats: ChildStats | undefined) => stats!.result as BuildSummary;
   const build = m((r) => r.build.wallSeconds);
@@ -272,19 +287,34 @@ function report(figures: RunFigures[], previewFigures: ThroughputFigures | undef
   const each = figures
     .map((r, i) => `run ${i + 1}: build ${seconds(r.build)}, floor ${seconds(r.floor)}, no change ${seconds(r.unchanged)}, nightly ${seconds(r.nightly)}`)
     .join('; ');
+  return reportSection(`formats ${formats}, filters ${filters}`, [`- date: ${new Date().toISOString().slice(0, 10)}`, `- medians of ${figures.length} run(s); ${each}`], rows, cold);
+}
+
+/** A report's section: its title, its lines of context, the table of measures, and issue 39's tables when measured. */
+function reportSection(title: string, context: string[], rows: string[][], cold: ColdFigures | undefined): string {
   return [
-    `## ${records.toLocaleString('en-US')} records, formats ${formats}, filters ${filters}`,
+    `## ${records.toLocaleString('en-US')} records, ${title}`,
     '',
-    `- date: ${new Date().toISOString().slice(0, 10)}`,
+    context[0]!,
     `- machine: ${machine()}`,
     `- command: \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\``,
-    `- medians of ${figures.length} run(s); ${each}`,
+    ...context.slice(1),
     '',
     '| measure | value |',
     '| --- | --- |',
     ...rows.map(([name, value]) => `| ${name} | ${value} |`),
     '',
+    ...(cold === undefined ? [] : coldSection(cold)),
   ].join('\n');
+}
+
+/** The report of a bench over a folder built before (--built): no build measure. */
+function builtReport(cold: ColdFigures | undefined, previewFigures: ThroughputFigures | undefined, answerer: AnswererMeasure | undefined, mix: SearchMix | undefined): string {
+  const rows: [string, string][] = [bundleRow(measureBundleFiles(built!))];
+  if (answerer && mix) rows.push(...answererRows(answerer, mix));
+  if (previewFigures) rows.push(...throughputRows(previewFigures));
+  const program = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  return reportSection(`the folder built before (${path.relative('.', built!)})`, [`- date: ${new Date().toISOString().slice(0, 10)}, program ${program}`], rows, cold);
 }
 
 prepareInputs();
@@ -293,19 +323,22 @@ execFileSync(process.execPath, [...tsx, 'scripts/compile.ts'], { stdio: 'inherit
 const program = path.resolve('lib/index.js');
 const buildChild = compileChild('build-child');
 const baseline = values.baseline === undefined ? undefined : prepareBaseline(values.baseline, root, log);
-removeRunTrees('left by an earlier bench');
-// Whatever else deleted files on this disk lately (an earlier bench's background removal, a test) counts too.
-deletions.deleted();
+if (built === undefined) {
+  removeRunTrees('left by an earlier bench');
+  // Whatever else deleted files on this disk lately (an earlier bench's background removal, a test) counts too.
+  deletions.deleted();
+}
 const figures: RunFigures[] = [];
-let out = '';
-for (let run = 1; run <= runs; run++) {
+let out = built ?? '';
+for (let run = 1; built === undefined && run <= runs; run++) {
   if (run > 1) makeRoomForRun((baseline === undefined ? 2.5 : 3.5) * (figures[0]!.build.result as BuildSummary).bytes);
   out = path.join(root, `out-${run}`);
   figures.push(await measureRun(run, out));
 }
 baseline?.remove();
 // The searches come from the input that the last build of out-N read.
-const mix = values['skip-answerer'] && values['skip-preview'] ? undefined : searchMix(await readInputClients(phases.has('nightly') ? nightlyInput : baseInput));
+const wantsMix = !values['skip-answerer'] || !values['skip-preview'] || phases.has('memory');
+const mix = !wantsMix ? undefined : searchMix(await readInputClients(phases.has('nightly') ? nightlyInput : baseInput));
 let answerer: AnswererMeasure | undefined;
 if (mix !== undefined && !values['skip-answerer']) {
   deletions.quiet();
@@ -314,13 +347,27 @@ if (mix !== undefined && !values['skip-answerer']) {
   log(`answerer: ${mix.requests.length} requests of the search mix, ${mix.heaviest.length} of the heaviest kind, ${mix.hostile.length} hostile`);
   answerer = measureAnswerer({ script: compileChild('answerer-child'), answerer: path.resolve('lib/answer/answerer.js'), built: out, mixFile });
 }
+let cold: ColdFigures | undefined;
+if (phases.has('first') || phases.has('memory')) {
+  deletions.quiet();
+  const [empty, matching] = (values['memory-searches'] ?? '100000,20000').split(',').map((value) => wholeNumber('--memory-searches', value, 0));
+  cold = await measureCold({
+    built: out,
+    clients: await readInputClients(phases.has('nightly') ? nightlyInput : baseInput),
+    mix: mix!,
+    children: path.join(root, 'children'),
+    phases,
+    isolates: wholeNumber('--isolates', values.isolates ?? '5', 1),
+    searches: { empty: empty!, matching: matching! },
+    log,
+  });
+}
 if (!values['skip-preview']) deletions.quiet();
 const previewFigures = values['skip-preview'] ? undefined : await measurePreviewThroughput(out, { runs, log, searchPaths: mix?.requests.map((request) => request.target) });
-removeRunTreesInBackground();
-const section = report(figures, previewFigures, answerer, mix);
+if (built === undefined) removeRunTreesInBackground();
+const section = report(figures, cold, previewFigures, answerer, mix);
 console.log(section);
-const reportFile = values.report ?? 'BENCHMARKS.md';
-const previous = existsSync(reportFile) ? readFileSync(reportFile, 'utf8') : '# Benchmarks\n\nWritten by `npm run bench` (see scripts/bench.ts); newest first.\n\n';
-const [head, ...rest] = previous.split(/\n(?=## )/);
-writeFileSync(reportFile, [head!.trimEnd(), '', section, ...rest].join('\n'));
-log(`added to ${reportFile}`);
+if (values.report !== undefined) {
+  writeFileSync(values.report, `${section}\n`);
+  log(`written to ${values.report}`);
+}

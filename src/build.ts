@@ -19,7 +19,7 @@ import { checkRecordsInAreRecordsOut } from './check/records-balance.ts';
 import { RecordStore } from './store/record-store.ts';
 import { serve } from './hosts/serve/serve.ts';
 import { clearChangeLists } from './write/manifest.ts';
-import { loadPreviousManifest } from './produce/previous-manifest.ts';
+import { loadPreviousManifest } from './previous/previous-manifest.ts';
 import { openOutputSlot } from './write/output-slot.ts';
 import { buildFingerprint, readBuildRecord, writeBuildRecord } from './write/build-record.ts';
 import type { BuildFault } from './produce/thread-settings.ts';

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { BUNDLE_FOLDER } from './bundle/bundle-manifest.ts';
+import type { ReadFile } from './bundle/query-bundle.ts';
 import { OptionsError } from './errors.ts';
 import { MAP_FILE, MAP_FORMAT, type RewriteMap } from './plan/rewrite-map.ts';
 
@@ -17,4 +19,25 @@ export async function loadMap(dir: string): Promise<RewriteMap> {
     throw new OptionsError(`${file} is in format "${map.format}", this program reads "${MAP_FORMAT}": rebuild the folder`);
   }
   return map;
+}
+
+/**
+ * The query bundle of a built folder on disk, as the answerer reads it (the preview, the build's check
+ * of a new bundle): a file of its bundle/, or undefined when there is no such file (ENOENT; ENOTDIR, a
+ * name under a file), and never one outside it. Any other failure of the disk is thrown, naming the
+ * file: a bundle that cannot be read is not a bundle without that file.
+ */
+export function bundleFolderReader(dir: string): ReadFile {
+  const folder = path.join(dir, BUNDLE_FOLDER);
+  return async (file) => {
+    const resolved = path.join(folder, file);
+    if (!resolved.startsWith(folder)) return undefined;
+    try {
+      return await readFile(resolved);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw new Error(`${resolved}: the query bundle's file cannot be read (${(error as Error).message})`, { cause: error });
+    }
+  };
 }

@@ -60,6 +60,20 @@ export const CLIENT_FIELD_KEYS = CLIENT_KEYS.slice(2, -1);
 export const REGISTRANT_FIELD_KEYS = REGISTRANT_KEYS.slice(2);
 
 /**
+ * A client as its body is made: its id, its registrant's, and the fields of each as JSON text. The
+ * store reads it from SQLite, the answerer from the query bundle; the renderer writes its bytes.
+ */
+export interface ClientText {
+  id: number;
+  fields: string;
+  registrantId: number;
+  registrantFields: string;
+}
+
+/** Longest id a record path is looked up by (the rewrite map's `idDigits`): no record has a longer one, and longer paths would only be long. */
+export const MAX_ID_DIGITS = 16;
+
+/**
  * Supported `ordering` values. `''` is the absent parameter (ascending id). The value is also the
  * folder name of that ordering's pages, except for the absent one.
  */
@@ -69,11 +83,6 @@ export type Ordering = (typeof ORDERINGS)[number];
 /** Supported `format` values. `''` is the absent parameter. */
 export const FORMATS = ['', 'api', 'json'] as const;
 export type Format = (typeof FORMATS)[number];
-
-/** Folder name of an ordering or a format in the output ("none" when the parameter is absent). */
-export function folderName(value: Ordering | Format): string {
-  return value === '' ? 'none' : value;
-}
 
 /**
  * Filters of the live service (contract section 8). The mirror precomputes the lists of the ones in
@@ -90,7 +99,6 @@ export const LIVE_FILTERS = [
   'registrant_id',
   'registrant_name',
 ] as const;
-export type LiveFilter = (typeof LIVE_FILTERS)[number];
 
 /**
  * The filters a static file can answer: each compares one field of a client with the value, which is

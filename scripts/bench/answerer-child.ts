@@ -53,10 +53,10 @@ const { createAnswerer } = (await import(pathToFileURL(modulePath!).href)) as ty
 const importMs = performance.now() - importStart;
 const mix = JSON.parse(readFileSync(mixFile!, 'utf8')) as SearchMix;
 
-/** A file of the built folder, as the preview reads it (src/preview/exact-answers.ts). */
+/** A file of the built folder's query bundle, as the preview reads it (src/built-folder.ts). */
 async function read(file: string): Promise<Uint8Array | undefined> {
   try {
-    return await readFile(path.join(folder!, file));
+    return await readFile(path.join(folder!, 'bundle', file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -4,9 +4,12 @@ import { findInputFiles } from '../../src/ingest/find-input-files.ts';
 
 /** What the search mix takes from a client of the bench's input: what a program searches by. */
 export interface InputClient {
+  id: number;
   name: string;
   /** Its `client_state` code, or null. */
   state: string | null;
+  /** Its registrant's id and name: the first answers' record and `registrant_name` requests (first-requests.ts). */
+  registrant: { id: number; name: string };
 }
 
 /**
@@ -18,8 +21,8 @@ export async function readInputClients(input: string): Promise<InputClient[]> {
   for (const file of await findInputFiles([input])) {
     for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
       if (line === '') continue;
-      const { id, name, state } = JSON.parse(line) as { id: number } & InputClient;
-      clients.set(id, { name, state });
+      const { id, name, state, registrant } = JSON.parse(line) as InputClient;
+      clients.set(id, { id, name, state, registrant: { id: registrant.id, name: registrant.name } });
     }
   }
   return [...clients.values()];

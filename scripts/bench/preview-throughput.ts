@@ -156,7 +156,7 @@ function pinned(core: string, command: string, args: string[], stdout: 'pipe' | 
   return spawn('taskset', ['-c', core, command, ...args], { cwd: ROOT, stdio: ['ignore', stdout, 'inherit'] });
 }
 
-async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+export async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before listening on ${port}`);
@@ -171,7 +171,7 @@ async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   throw new Error(`the server did not listen on ${port} within 30 s`);
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');

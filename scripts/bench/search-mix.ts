@@ -1,6 +1,6 @@
 import { LIST_PATH } from '../../src/contract.ts';
 import { searchText } from '../../src/bundle/search-text.ts';
-import { stripPython } from '../../src/answer/ordering-terms.ts';
+import { stripPython } from '../../src/routing/python-text.ts';
 import type { InputClient } from './input-clients.ts';
 import { seededRandom } from './seeded-random.ts';
 

@@ -1,4 +1,4 @@
-import { ALLOWED_METHODS, API_HEADERS, CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX } from '../contract.ts';
+import { ALLOWED_METHODS, API_HEADERS, CLIENT_PATH_PREFIX, MAX_ID_DIGITS, REGISTRANT_PATH_PREFIX } from '../contract.ts';
 import { jsonStringContent, jsonText } from '../json-text.ts';
 import { QueryBundle, type ReadFile } from '../bundle/query-bundle.ts';
 import { formatSuffix, registrantBody } from '../render/bodies.ts';
@@ -42,9 +42,6 @@ export interface Answerer {
   /** The bundle, once an answer has opened it: for tests and benchmarks that count its reads. */
   readonly bundle: QueryBundle | undefined;
 }
-
-/** Longest id a record path may name (as the rewrite map's `idDigits`): no record has a longer one. */
-const ID_DIGITS = 16;
 
 export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): Answerer {
   const pause = options.pause ?? (async () => {});
@@ -105,7 +102,7 @@ function routeOf(path: string): Route | undefined {
   if (resource !== undefined) return { kind: 'list', resource };
   const missingSlash = withSlash !== path;
   for (const [kind, prefix] of [['client', CLIENT_PATH_PREFIX], ['registrant', REGISTRANT_PATH_PREFIX]] as const) {
-    const id = matchPath(`${prefix}{id}/`, withSlash, ID_DIGITS, missingSlash);
+    const id = matchPath(`${prefix}{id}/`, withSlash, MAX_ID_DIGITS, missingSlash);
     if (id !== undefined) return { kind, id };
   }
   return undefined;

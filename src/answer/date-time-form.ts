@@ -1,4 +1,4 @@
-import { stripPython } from './ordering-terms.ts';
+import { stripPython } from '../routing/python-text.ts';
 import { wallTimeInstant } from './new-york-time.ts';
 
 /**

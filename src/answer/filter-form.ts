@@ -1,7 +1,7 @@
+import { MAX_ID_DIGITS } from '../contract.ts';
 import { jsonText } from '../json-text.ts';
-import { hasFraction, integerDigits, pythonDecimal } from '../routing/python-text.ts';
+import { hasFraction, integerDigits, pythonDecimal, stripPython } from '../routing/python-text.ts';
 import { searchText } from '../bundle/search-text.ts';
-import { stripPython } from './ordering-terms.ts';
 import { readDateTime } from './date-time-form.ts';
 import { CLIENTS, type FilterKind, type ListFilter } from './list-resource.ts';
 
@@ -74,8 +74,6 @@ export function readFilters(values: ReadonlyMap<string, string>, choices: Choice
 
 const encoder = new TextEncoder();
 
-/** Longest id looked for: no record has a longer one (as the rewrite map's `idDigits`). */
-const MAX_ID_DIGITS = 16;
 /** django-filter's NumberFilter refuses numbers above 1e50 (the float, exactly: 1e50 is not quite 10^50). */
 const NUMBER_LIMIT = '100000000000000007629769841091887003294964970946560';
 

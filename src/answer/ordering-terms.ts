@@ -1,4 +1,4 @@
-import { isPythonSpace } from '../routing/python-text.ts';
+import { stripPython } from '../routing/python-text.ts';
 import { CLIENTS } from './list-resource.ts';
 
 /**
@@ -34,13 +34,4 @@ export function orderingTerms(value: string | undefined, fields: Readonly<Record
   const firstId = kept.findIndex((term) => term.field === 'id');
   if (firstId >= 0) return kept.slice(0, firstId + 1);
   return [...kept, { field: 'id', descending: kept.at(-1)!.descending }];
-}
-
-/** Python's `str.strip()`: white space as `str.isspace` knows it, from both ends. */
-export function stripPython(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && isPythonSpace(text.charCodeAt(start))) start++;
-  while (end > start && isPythonSpace(text.charCodeAt(end - 1))) end--;
-  return start === 0 && end === text.length ? text : text.slice(start, end);
 }

@@ -15,7 +15,9 @@ import type { RegistrantColumn } from './registrant-columns.ts';
  */
 export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@2';
 export const BUNDLE_FOLDER = 'bundle/';
-export const BUNDLE_MANIFEST = `${BUNDLE_FOLDER}manifest.json`;
+/** The manifest's name in the bundle folder: what a reader of the bundle (`ReadFile`) opens first. */
+export const MANIFEST_FILE = 'manifest.json';
+export const BUNDLE_MANIFEST = `${BUNDLE_FOLDER}${MANIFEST_FILE}`;
 
 export interface BundleManifest {
   format: typeof BUNDLE_FORMAT;

@@ -1,4 +1,4 @@
-import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
+import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, MANIFEST_FILE, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
 import { decodeIndexSegment, type IndexSegment } from './index-segment.ts';
 import { decodeNameOrder, type NameOrder } from './name-order.ts';
 import { decodeRecordTexts, type RecordTexts } from './record-texts.ts';
@@ -8,9 +8,10 @@ import type { TextList } from './text-list.ts';
 import { upperBound } from './sorted-arrays.ts';
 
 /**
- * How the answerer reads a file of the build: the path relative to the built folder, the bytes, or
- * undefined when there is no such file. The world is passed in (a folder on disk, Workers' static
- * assets, a CDN): the answerer runs in Node, workerd and Deno alike.
+ * How the answerer reads a file of the query bundle: its name in the bundle folder (`manifest.json`,
+ * `clients/...`), the bytes, or undefined when there is no such file. The world is passed in (the
+ * bundle/ of a folder on disk, Workers' static assets, a CDN): the answerer runs in Node, workerd and
+ * Deno alike.
  */
 export type ReadFile = (file: string) => Promise<Uint8Array | undefined>;
 
@@ -47,7 +48,7 @@ export class QueryBundle {
 
   /** The bundle of the build that `read` reads; undefined when it has none. */
   static async open(read: ReadFile, options: { chunkBytes?: number } = {}): Promise<QueryBundle | undefined> {
-    const bytes = await read(BUNDLE_MANIFEST);
+    const bytes = await read(MANIFEST_FILE);
     if (bytes === undefined) return undefined;
     const manifest = JSON.parse(new TextDecoder().decode(bytes)) as BundleManifest;
     if (manifest.format !== BUNDLE_FORMAT) throw new Error(`${BUNDLE_MANIFEST}: format ${String(manifest.format)}, this program reads ${BUNDLE_FORMAT}: build again`);
@@ -161,7 +162,7 @@ export class QueryBundle {
   private async file<T>(name: string, decode: (bytes: Uint8Array, file: string) => T): Promise<T> {
     const path = `${BUNDLE_FOLDER}${name}`;
     this.reads++;
-    const bytes = await this.read(path);
+    const bytes = await this.read(name);
     if (bytes === undefined) throw new Error(`${path}: the query bundle names this file, but the build has none`);
     return decode(bytes, path);
   }

@@ -2,7 +2,7 @@
  * The upper-casing that the name searches use (contract section 9), as pairs of code points: each
  * listed code point upper-cases to the one after it; any other stays as it is. PostgreSQL's upper()
  * under a libc UTF-8 locale (glibc towupper() in C.UTF-8), copied from ../shared/fixtures/
- * upper-case-map.json; test/upper-case.test.ts keeps the two equal.
+ * upper-case-map.json; test/unit/query-bundle.test.ts keeps the two equal.
  */
 export const UPPER_CASE_PAIRS: readonly number[] = [
   97, 65, 98, 66, 99, 67, 100, 68, 101, 69, 102, 70, 103, 71, 104, 72, 105, 73, 106, 74, 107, 75, 108, 76,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAnswerer } from '../answer/answerer.ts';
+import { bundleFolderReader } from '../built-folder.ts';
 import { ORDERINGS, type Format } from '../contract.ts';
 import { listRoute, recordRoutes, type RewriteMap } from '../plan/rewrite-map.ts';
 import { listPageFile, recordFile } from '../plan/site-layout.ts';
@@ -14,7 +15,7 @@ import { LIST_PATH } from '../contract.ts';
  * found; none when it passes.
  */
 export async function checkBundleAnswers(dir: string, map: RewriteMap, formats: readonly Format[], recordIds: Record<string, number[]>): Promise<string[]> {
-  const answerer = createAnswerer((file) => readFile(path.join(dir, file)).catch(() => undefined));
+  const answerer = createAnswerer(bundleFolderReader(dir));
   const problems: string[] = [];
   const compare = async (target: string, file: string) => {
     let reply;

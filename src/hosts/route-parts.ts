@@ -1,29 +1,15 @@
 import type { ErrorAnswer, RewriteMap, Route } from '../plan/rewrite-map.ts';
-import { MAX_ID_DIGITS } from '../plan/rewrite-map.ts';
 import { escapeRegex } from './query-patterns.ts';
 
 /**
  * Pieces of the map that several host adapters spell the same way: file templates filled with the
- * host's own variables, record paths as regular expressions, error bodies with the host's own
+ * host's own variables, error bodies with the host's own
  * placeholders.
  */
 
 /** A map file template (`pages/{format}/{ordering}/{page}.json`) with the host's variables put in. */
 export function fillFile(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
-}
-
-/**
- * A record path of the map (`/api/v1/clients/{id}/`) as a regular expression over the decoded path:
- * leading zeros dropped, the id captured as `group` (at most the digits the router looks up). With
- * `slash: false`, the same path missing its final `/` (any number of digits, captured whole), which
- * is a 301. With `collapse`, runs of `/` match where one is written, for hosts that do not merge them.
- */
-export function recordPathPattern(recordPath: string, group: string, { slash = true, collapse = false } = {}): string {
-  const prefixText = recordPath.slice(0, recordPath.indexOf('{id}'));
-  const prefix = collapse ? collapsedPathPattern(prefixText) : escapeRegex(prefixText);
-  const end = collapse ? '/+' : '/';
-  return slash ? `^${prefix}0*(?P<${group}>[0-9]{1,${MAX_ID_DIGITS}})${end}$` : `^${prefix}(?P<${group}>[0-9]+)$`;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   FORMATS,
   LIST_PATH,
   LIVE_FILTERS,
+  MAX_ID_DIGITS,
   ORDERINGS,
   PAGE_SIZE,
   REGISTRANT_FILTERS,
@@ -14,7 +15,7 @@ import {
 } from '../contract.ts';
 import { errorAnswersFor } from './error-answers.ts';
 import { lastPageFor } from './page-count.ts';
-import { MAP_FORMAT, MAX_ID_DIGITS, type ChoiceStep, type MethodStep, type PageStep, type RewriteMap, type Route, type ServedFilter } from './rewrite-map.ts';
+import { MAP_FORMAT, type ChoiceStep, type MethodStep, type PageStep, type RewriteMap, type Route, type ServedFilter } from './rewrite-map.ts';
 import { INDEX_FILE, parameterFolder, recordFileName } from './site-layout.ts';
 
 export interface MapInput {

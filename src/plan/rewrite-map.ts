@@ -163,9 +163,6 @@ export interface ErrorAnswers {
 
 export type ErrorName = keyof ErrorAnswers;
 
-/** Longest id looked up as a file: longer digit strings cannot name a record (and would make long paths). */
-export const MAX_ID_DIGITS = 16;
-
 /** The error as a host that cannot fill in a template answers it for one method or parameter name. */
 export function errorVariant(answer: ErrorAnswer, key: string): ErrorAnswer {
   return answer.variants?.[key] ?? answer;

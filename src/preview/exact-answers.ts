@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import path from 'node:path';
 import { createAnswerer, type Answerer } from '../answer/answerer.ts';
+import { bundleFolderReader } from '../built-folder.ts';
 import type { ServedBuild } from './served-build.ts';
 import { answerInternalError } from './static-answers.ts';
 
@@ -28,22 +27,10 @@ const answerers = new WeakMap<ServedBuild, Answerer>();
 function answererOf(build: ServedBuild): Answerer {
   let answerer = answerers.get(build);
   if (answerer === undefined) {
-    answerer = createAnswerer((file) => readBuildFile(build.folder, file), { pause: nextTurn });
+    answerer = createAnswerer(bundleFolderReader(build.folder), { pause: nextTurn });
     answerers.set(build, answerer);
   }
   return answerer;
-}
-
-/** A file of the build folder, or undefined when there is none; never one outside it. */
-async function readBuildFile(folder: string, file: string): Promise<Uint8Array | undefined> {
-  const resolved = path.join(folder, file);
-  if (!resolved.startsWith(`${folder}${path.sep}`)) return undefined;
-  try {
-    return await readFile(resolved);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
 }
 
 /** Lets the event loop answer what came in meanwhile. */

@@ -4,6 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { joinVerifiedFacts } from '../check/verified-facts.ts';
 import { sharedVerifiedResults } from '../check/verified-results.ts';
 import { recordLinkSuffix } from '../render/bodies.ts';
+import { PreviousFiles } from '../previous/previous-files.ts';
 import { RecordStore } from '../store/record-store.ts';
 import { startWorker } from '../worker-thread.ts';
 import { BUILD_FOLDER, CHANGED_FILE, MANIFEST_FILE, MANIFEST_HEADER, REMOVED_FILE } from '../write/manifest.ts';
@@ -40,7 +41,7 @@ export interface ProduceResult extends WriteStats {
 export async function produceSite(options: ProduceOptions): Promise<ProduceResult> {
   mkdirSync(path.join(options.root, BUILD_FOLDER), { recursive: true });
   const { previousRows, ids } = withStore(options.storeFile, (store) => ({
-    previousRows: options.previousDir === undefined ? 0 : store.previousFiles().count(),
+    previousRows: options.previousDir === undefined ? 0 : new PreviousFiles(store).count(),
     ids: store.clientIds(),
   }));
   const shared = new SharedArrayBuffer(SHARED.size * 4);
@@ -90,7 +91,7 @@ export async function produceSite(options: ProduceOptions): Promise<ProduceResul
   let removed = 0;
   if (previousRows > 0) {
     withStore(options.storeFile, (store) => {
-      for (const file of store.previousFiles().notMet((row) => (met[row >>> 5]! & (1 << (row & 31))) !== 0)) {
+      for (const file of new PreviousFiles(store).notMet((row) => (met[row >>> 5]! & (1 << (row & 31))) !== 0)) {
         removedFile.add(file);
         removed++;
       }

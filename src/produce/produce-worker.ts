@@ -5,7 +5,7 @@ import { recordKind } from '../plan/site-layout.ts';
 import { unitFolders, type SiteUnit } from '../plan/site-units.ts';
 import { assemblePage, listPageParts } from '../render/bodies.ts';
 import { unitFiles, type SiteFile } from '../render/site-files.ts';
-import type { PreviousFiles } from '../store/previous-files.ts';
+import { PreviousFiles } from '../previous/previous-files.ts';
 import { RecordStore } from '../store/record-store.ts';
 import { BUILD_FOLDER, fileHash, manifestLine } from '../write/manifest.ts';
 import { LineWriter, ThreadWriter, nodeThreadIO, type ThreadIO } from '../write/thread-writer.ts';
@@ -26,7 +26,7 @@ function run(): ThreadMessage {
   const store = RecordStore.open(settings.storeFile);
   const thread: ThreadState = {
     store,
-    previous: settings.previousDir === undefined ? undefined : store.previousFiles().lookup(),
+    previous: settings.previousDir === undefined ? undefined : new PreviousFiles(store).lookup(),
     writer: new ThreadWriter(settings.root, settings.previousDir, withFaults(nodeThreadIO, settings.faults)),
     verifier: settings.verify ? new BuildVerifier(settings.map, settings.problemLimit, settings.verifiedResults) : undefined,
     bodyFaults: new Map(settings.faults.flatMap((fault) => ('file' in fault ? [[fault.file, fault] as const] : []))),

@@ -1,5 +1,4 @@
-import { CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX } from '../contract.ts';
-import type { StoredClient } from '../store/record-store.ts';
+import { CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX, type ClientText } from '../contract.ts';
 
 /**
  * Bytes of the bodies (contract sections 1, 2 and 4). `base` is the base URL and `suffix` the query
@@ -14,8 +13,8 @@ export function clientBody(base: string, suffix: string, client: BodyClient): st
   return `${clientOpening(base, suffix, client.id)}${client.fields}${registrantOpening(base, suffix, client.registrantId)}${client.registrantFields}}}`;
 }
 
-/** What a client's body holds of its store row. */
-export type BodyClient = Omit<StoredClient, 'ascii'>;
+/** What a client's body is made of. */
+export type BodyClient = ClientText;
 
 /** A client's body up to its fields. */
 export function clientOpening(base: string, suffix: string, id: number): string {
@@ -71,11 +70,6 @@ export function pageHead(count: number, next: string, previous: string): string 
 
 export function assemblePage(parts: PageParts): string {
   return `${parts.head}${parts.results.join(',')}]}`;
-}
-
-/** A page of the list; `next` and `previous` are JSON text (a quoted URL or `null`). */
-export function pageBody(count: number, next: string, previous: string, results: readonly string[]): string {
-  return assemblePage({ head: pageHead(count, next, previous), results });
 }
 
 /** What follows the id in a record's `url` in a format (`clientBody`, `registrantBody`): `/`, `/?format=api`. */

@@ -1,6 +1,6 @@
 import { PAGE_SIZE, REGISTRANT_PATH_PREFIX } from '../contract.ts';
 import { listPageFile } from '../plan/site-layout.ts';
-import { pageBody, registrantBody } from './bodies.ts';
+import { assemblePage, pageHead, registrantBody } from './bodies.ts';
 import type { RenderContext } from './list-pages.ts';
 import { linkJson } from './links.ts';
 
@@ -42,7 +42,7 @@ export class RegistrantPages {
       const next = linkJson(render.map.baseUrl, pairs, number + 1, last, REGISTRANT_PATH_PREFIX);
       const previous = linkJson(render.map.baseUrl, pairs, number - 1, last, REGISTRANT_PATH_PREFIX);
       const results = this.page.map((registrant) => registrantBody(render.base, render.suffixes[i]!, registrant.id, registrant.fields));
-      yield { path: listPageFile(REGISTRANT_PATH_PREFIX, undefined, format, '', number), body: pageBody(count, next, previous, results), ascii: render.asciiBase && this.page.every((registrant) => registrant.ascii === 1) };
+      yield { path: listPageFile(REGISTRANT_PATH_PREFIX, undefined, format, '', number), body: assemblePage({ head: pageHead(count, next, previous), results }), ascii: render.asciiBase && this.page.every((registrant) => registrant.ascii === 1) };
     }
     this.page = [];
   }

@@ -35,7 +35,7 @@ export const NUMBER_SPELLINGS: NumberSpellings = {
   spaces: pythonSpaces(),
   spaceClass: PYTHON_SPACE.source.replace(/^\^\[|\]\$$/g, ''),
   // The characters written out in the router's code (asciiNumberText drops `_`) and in Decimal's
-  // grammar (FINITE_DECIMAL), which test/number-spellings.test.ts holds to what the router reads.
+  // grammar (FINITE_DECIMAL), which test/unit/number-spellings.test.ts holds to what the router reads.
   separators: ['_'],
   plus: '+',
   minus: '-',

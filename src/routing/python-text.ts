@@ -13,6 +13,15 @@ export function isPythonSpace(unit: number): boolean {
   return PYTHON_SPACE.test(String.fromCharCode(unit));
 }
 
+/** Python's `str.strip()`: white space as `str.isspace` knows it, from both ends. */
+export function stripPython(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isPythonSpace(text.charCodeAt(start))) start++;
+  while (end > start && isPythonSpace(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
 /**
  * The zero of every run of ten Unicode decimal digits (general category Nd), for reading them as
  * Python does; generated from `/\p{Nd}/u`, written out because the CloudFront runtime has no `\p`.

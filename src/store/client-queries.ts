@@ -1,12 +1,8 @@
 import type Database from 'better-sqlite3';
-import { FILTERS, type FilterName, type Ordering } from '../contract.ts';
+import { FILTERS, type ClientText, type FilterName, type Ordering } from '../contract.ts';
 
 /** A client as it comes out of the store: its own fields and its registrant's, already JSON text. */
-export interface StoredClient {
-  id: number;
-  fields: string;
-  registrantId: number;
-  registrantFields: string;
+export interface StoredClient extends ClientText {
   /** 1 when the client's and its registrant's fields are ASCII only: their UTF-8 bytes are their Latin-1 bytes. */
   ascii: number;
 }

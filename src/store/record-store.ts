@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import { bundleRows, type BundleRows } from './bundle-rows.ts';
 import { clientsByFilterSql, clientsInOrderSql, clientsOf, type RegistrantFields, type StoredClient } from './client-queries.ts';
-import { PreviousFiles } from './previous-files.ts';
 import { openScratchDatabase, removeStoreFile } from './scratch-database.ts';
 import { SCHEMA, indexStatements } from './store-schema.ts';
 import { FILTERS, type FilterName, type Ordering } from '../contract.ts';
@@ -80,9 +79,13 @@ export class RecordStore {
     this.insertRegistrant.run(id, updated, fields, listed ? 1 : 0);
   }
 
-  /** The previous build's files, in a table of this store's file, over this connection. */
-  previousFiles(): PreviousFiles {
-    return new PreviousFiles(this.db);
+  /**
+   * A statement over this connection, for a table of the store's file that another room keeps: the
+   * previous build's files (previous/previous-files.ts), looked up by a render thread through the
+   * connection it reads clients by, within its one small cache.
+   */
+  prepare(sql: string): Database.Statement {
+    return this.db.prepare(sql);
   }
 
   /** Builds the indexes of the orderings, and those the filters built read by (`indexStatements`): faster once, after loading, than row by row. */

@@ -3,7 +3,7 @@ import { FILTERS, type FilterName, type Ordering } from '../contract.ts';
 
 /**
  * The tables of the store's file: the clients and registrants read from the input
- * (record-store.ts), and the previous build's files (previous-files.ts). Their indexes are built
+ * (record-store.ts), and the previous build's files (previous/previous-files.ts). Their indexes are built
  * after loading (`RecordStore.index`, by `indexStatements`).
  */
 export const SCHEMA = `

@@ -1,14 +1,14 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cloudfrontFunctionProgram } from '../../scripts/generate-host-programs.ts';
 import { fakeClients } from '../../scripts/lib/fake-clients.ts';
 import { filterChoices } from '../../src/choices/filter-choices.ts';
 import { DEFAULT_FILTERS } from '../../src/config.ts';
 import { FILTER_NAMES, FORMATS, type FilterName } from '../../src/contract.ts';
-import { CLOUDFRONT_MODULE, cloudfront, FUNCTION_PROGRAM, FUNCTION_SIZE_LIMIT, MINIFIED_FUNCTION_PROGRAM } from '../../src/hosts/cloudfront/cloudfront.ts';
+import { CLOUDFRONT_MODULE, cloudfront, FUNCTION_SIZE_LIMIT } from '../../src/hosts/cloudfront/cloudfront.ts';
 import { importFile, STORE_LIMITS, storeEntries } from '../../src/hosts/cloudfront/key-value-store.ts';
 import { generatedNotice } from '../../src/hosts/host-adapter.ts';
+import { cloudfrontFunctionPrograms } from '../../src/hosts/program-bundler.ts';
 import { lastPageFor } from '../../src/plan/page-count.ts';
 import type { RewriteMap } from '../../src/plan/rewrite-map.ts';
 import { createRewriteMap, type FilterInput } from '../../src/plan/rewrite-map-builder.ts';
@@ -24,6 +24,7 @@ import {
   type StoreReads,
 } from '../support/cloudfront-runtime.ts';
 import { STATIC_SETS, checkCase, loadCases } from '../support/conformance.ts';
+import { sourceProgram } from '../support/edge-programs.ts';
 import { emitHost } from '../support/emit-host.ts';
 import { serveExchanges } from '../support/exchange-server.ts';
 import { BEHAVIOUR_PROBES, expectedExchange, type Probe } from '../support/host-behaviours.ts';
@@ -73,20 +74,17 @@ hostSuite(
     const requests = (set: string): Probe[] => [...loadCases(set), ...Object.values(BEHAVIOUR_PROBES).flat()];
 
     describe('the function code', () => {
-      it('is the generated program, minified (the generated programs are up to date)', () => {
-        const program = cloudfrontFunctionProgram();
-        const stale = 'src/hosts/cloudfront/function*.generated.js are stale: npx tsx scripts/generate-host-programs.ts';
-        expect(readFileSync(FUNCTION_PROGRAM, 'utf8'), stale).toBe(program.readable);
-        expect(readFileSync(MINIFIED_FUNCTION_PROGRAM, 'utf8'), stale).toBe(program.minified);
+      it('is the program that the sources make (runtime/, bundled into ES5 and minified)', () => {
         const { code } = running('synthetic-1k').files;
         expect(code.startsWith(`${CLOUDFRONT_MODULE.statement}\n`)).toBe(true);
-        expect(code.endsWith(program.minified)).toBe(true);
+        expect(code.endsWith(sourceProgram('cloudfront-function'))).toBe(true);
+        expect(cloudfrontFunctionPrograms().minified).toBe(sourceProgram('cloudfront-function'));
       });
 
       it('answers every request as the readable program does (minifying kept the program)', async () => {
         for (const set of STATIC_SETS) {
           const { files, handler, dir } = running(set);
-          const readable = loadFunction(`${CLOUDFRONT_MODULE.statement}\n${readFileSync(FUNCTION_PROGRAM, 'utf8')}`, associatedStore(files));
+          const readable = loadFunction(`${CLOUDFRONT_MODULE.statement}\n${cloudfrontFunctionPrograms().readable}`, associatedStore(files));
           for (const probe of requests(set)) {
             const [minified, original] = [await sendThroughCloudFront(files, handler, dir, probe), await sendThroughCloudFront(files, readable, dir, probe)];
             const label = `${set}: ${probe.method} ${probe.target}`;

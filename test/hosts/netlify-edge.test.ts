@@ -5,9 +5,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
-import { netlifyEdgeFunctionProgram } from '../../scripts/generate-host-programs.ts';
 import { folderCounts } from '../../src/hosts/netlify-edge/folder-counts.ts';
-import { EDGE_FUNCTION_FILE, EDGE_FUNCTION_PROGRAM, limitsNote, NETLIFY_LIMITS, netlifyEdge, PUBLISH_FOLDER } from '../../src/hosts/netlify-edge/netlify-edge.ts';
+import { EDGE_FUNCTION_CONFIG, EDGE_FUNCTION_FILE, limitsNote, NETLIFY_LIMITS, netlifyEdge, PUBLISH_FOLDER } from '../../src/hosts/netlify-edge/netlify-edge.ts';
+import { sourceProgram } from '../support/edge-programs.ts';
 import { runCli } from '../support/cli.ts';
 import { emitHost } from '../support/emit-host.ts';
 import { hostSuite, type RunningHost } from '../support/host-suite.ts';
@@ -72,11 +72,9 @@ hostSuite(
     start: async (dir, scratch) => startSite(emitHost(netlifyEdge, dir, scratch)),
   },
   (served) => {
-    it('runs the answerer bundled from src/answer/answerer.ts (the generated program is up to date)', () => {
-      const program = readFileSync(EDGE_FUNCTION_PROGRAM, 'utf8');
-      expect(program, 'src/hosts/netlify-edge/edge-function.generated.js is stale: npx tsx scripts/generate-host-programs.ts').toBe(netlifyEdgeFunctionProgram());
-      const { scratch } = served('exact-3k');
-      expect(readFileSync(path.join(scratch, EDGE_FUNCTION_FILE), 'utf8').endsWith(program)).toBe(true);
+    it('runs the Fetch handler that the sources make (runtime/fetch-handler.ts and the answerer, bundled), after its config', () => {
+      const code = readFileSync(path.join(served('exact-3k').scratch, EDGE_FUNCTION_FILE), 'utf8');
+      expect(code.endsWith(`\nexport const config = ${JSON.stringify(EDGE_FUNCTION_CONFIG)};\n\n${sourceProgram('fetch-handler')}`)).toBe(true);
     });
 
     it('publishes the query bundle alone, beside the function and netlify.toml', () => {

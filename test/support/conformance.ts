@@ -5,7 +5,7 @@ import { sendRaw, type RawResponse } from './http.ts';
 
 /**
  * The conformance sets, copied into the repository from the shared material beside it
- * (`../shared/conformance`), so that a clone anywhere runs them; test/conformance-copy.test.ts checks
+ * (`../shared/conformance`), so that a clone anywhere runs them; test/unit/conformance-copy.test.ts checks
  * the copy against the original wherever the original is there.
  */
 export const CONFORMANCE_ROOT = fileURLToPath(new URL('../conformance-sets/', import.meta.url));

@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { createAnswerer } from '../../src/answer/answerer.ts';
+import { bundleFolderReader } from '../../src/built-folder.ts';
 import type { ConformanceCase } from './conformance.ts';
 
 /**
@@ -16,7 +15,7 @@ export interface RegistrantCase extends ConformanceCase {
 }
 
 export async function registrantStaticCases(dir: string, lastPage: number): Promise<RegistrantCase[]> {
-  const answerer = createAnswerer(async (file) => readFile(path.join(dir, file)).catch(() => undefined));
+  const answerer = createAnswerer(bundleFolderReader(dir));
   const pages: [target: string, canonical: string][] = [
     ['/api/v1/registrants/', '/api/v1/registrants/'],
     ['/api/v1/registrants/?page=', '/api/v1/registrants/'],

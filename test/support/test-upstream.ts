@@ -1,9 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { createAnswerer } from '../../src/answer/answerer.ts';
-import { loadMap } from '../../src/built-folder.ts';
+import { bundleFolderReader, loadMap } from '../../src/built-folder.ts';
 import { expectedExchange, type Exchange } from './host-behaviours.ts';
 
 /**
@@ -38,7 +36,7 @@ export interface TestUpstream {
 export async function startTestUpstream(dir: string, faultFor: FaultChooser = () => undefined): Promise<TestUpstream> {
   let folder = dir;
   let map = await loadMap(dir);
-  const answererOf = (root: string) => createAnswerer(async (file) => readFile(path.join(root, file)).catch(() => undefined), { cacheResults: false });
+  const answererOf = (root: string) => createAnswerer(bundleFolderReader(root), { cacheResults: false });
   let answerer = answererOf(dir);
   const log: LoggedRequest[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ErrorAnswer, FiltersStep, RewriteMap, Route, ServedFilter } from '../../plan/rewrite-map.ts';
 import { jsonText } from '../../json-text.ts';
-import { MAP_KEY } from './function.ts';
+import { MAP_KEY } from './runtime/function.ts';
 
 /**
  * What the CloudFront Function reads from its key value store (see function.ts), as the store's import

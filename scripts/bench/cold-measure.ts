@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { firstAnswerTable, measureFirstAnswers, type FirstAnswer } from './first-answers.ts';
+import { firstRequests } from './first-requests.ts';
+import type { InputClient } from './input-clients.ts';
+import type { MemoryFigures, MemoryStage } from './memory-child.ts';
+import { memorySequence } from './memory-sequence.ts';
+import type { SearchMix } from './search-mix.ts';
+import { compileBenchWorker } from './workerd-isolate.ts';
+
+/**
+ * Issue 39's measures of a built folder, each when its phase is named: `first`, the first answer of
+ * each kind in fresh workerd isolates (first-answers.ts); `memory`, point 3's sequence through one
+ * Worker and through the preview (memory-child.ts, in a process of its own).
+ */
+export interface ColdFigures {
+  isolates: number;
+  first?: FirstAnswer[];
+  memory?: MemoryFigures;
+}
+
+export interface ColdOptions {
+  built: string;
+  clients: readonly InputClient[];
+  mix: SearchMix;
+  /** Where the bench's compiled children go (bench-data/children). */
+  children: string;
+  phases: ReadonlySet<string>;
+  isolates: number;
+  searches: { empty: number; matching: number };
+  log: (text: string) => void;
+}
+
+export async function measureCold(options: ColdOptions): Promise<ColdFigures> {
+  const script = compileBenchWorker(options.children);
+  const figures: ColdFigures = { isolates: options.isolates };
+  if (options.phases.has('first')) {
+    const requests = firstRequests(options.clients);
+    options.log(`first answers: ${requests.length} kinds, ${options.isolates} fresh workerd isolates each, answering and reading only`);
+    figures.first = await measureFirstAnswers({ built: options.built, script, requests, isolates: options.isolates, log: options.log });
+  }
+  if (options.phases.has('memory')) {
+    const sequenceFile = path.join(options.children, 'memory-sequence.json');
+    const sequence = memorySequence(options.clients, options.mix, options.searches);
+    writeFileSync(sequenceFile, JSON.stringify(sequence));
+    options.log(`memory: ${sequence.warmUp.length + sequence.empty.length + sequence.matching.length} requests through one Worker, then through the preview`);
+    const args = ['--experimental-websocket', '--import', 'tsx', 'scripts/bench/memory-child.ts', options.built, sequenceFile, script, path.resolve('lib/cli.js')];
+    const result = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
+    if (result.status !== 0) throw new Error(`scripts/bench/memory-child.ts failed (${result.status})`);
+    figures.memory = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as MemoryFigures;
+  }
+  return figures;
+}
+
+const mib = (bytes: number | undefined) => (bytes === undefined ? '-' : (bytes / 2 ** 20).toFixed(1));
+const seconds = (stage: MemoryStage) => `${stage.seconds.toFixed(0)} s${stage.failed > 0 ? `, ${stage.failed} not 200 (the first: \`${stage.firstFailure}\`)` : ''}`;
+const isolateBytes = (stage: MemoryStage) => (stage.heapUsed ?? Number.NaN) + (stage.buffers ?? 0);
+
+/** The report's part for these measures: the first-answer table and the memory table, with issue 39's targets. */
+export function coldSection(figures: ColdFigures): string[] {
+  const lines = figures.first === undefined ? [] : firstAnswerTable(figures.first, figures.isolates);
+  if (figures.memory !== undefined) {
+    const { workerd, preview } = figures.memory;
+    const row = (worker: MemoryStage, node: MemoryStage) =>
+      `| ${worker.stage} | ${seconds(worker)} | ${mib(worker.heapUsed)} | ${mib(worker.heapTotal)} | ${mib(worker.buffers)} | ${mib(isolateBytes(worker))} | ${mib(worker.rss)} | ${seconds(node)} | ${mib(node.rss)} |`;
+    const last = isolateBytes(workerd.at(-1)!);
+    const emptyGrowth = isolateBytes(workerd[2]!) - isolateBytes(workerd[1]!);
+    lines.push(
+      "Memory through issue 39 point 3's sequence (scripts/bench/memory-child.ts; requests 4 at a time, in the order of the rows): one Worker in a fresh workerd process, its isolate's V8 heap and ArrayBuffers (the bundle files it read live there) from the inspector's `Runtime.getHeapUsage` (no collection forced first), and the workerd process's RSS (which holds miniflare's own workers too); then the preview (`lda-mirror preview`, answering by default), its process's RSS. The isolate's memory is its heap in use plus its ArrayBuffers. Targets: the isolate <= 64 MiB after the sequence, the searches matching nothing adding <= 4 MiB.",
+      '',
+      '| after | Worker: time | V8 heap used, MiB | V8 heap reserved, MiB | ArrayBuffers, MiB | isolate (used + ArrayBuffers), MiB | workerd RSS, MiB | preview: time | preview RSS, MiB |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+      ...workerd.map((stage, i) => row(stage, preview[i]!)),
+      '',
+      `The isolate after the sequence: ${mib(last)} MiB (target <= 64 MiB: ${last <= 64 * 2 ** 20 ? 'met' : 'missed'}); the searches matching nothing added ${mib(emptyGrowth)} MiB (target <= 4 MiB: ${emptyGrowth <= 4 * 2 ** 20 ? 'met' : 'missed'}).`,
+      '',
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,138 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { buildSync } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { loadMap } from '../../src/built-folder.ts';
+import { cloudflare } from '../../src/hosts/cloudflare/cloudflare.ts';
+
+/**
+ * One Worker in a workerd process of its own (miniflare), over a built folder's query bundle as its
+ * static assets, configured as `emit cloudflare` configures it (src/preview/workerd-preview.ts): so
+ * its isolate is fresh, and the process holds nothing but it and miniflare's own small workers.
+ *
+ * How its CPU is read: workerd gives no isolate's CPU time to a local caller (its tail events carry
+ * none outside Cloudflare, and the inspector's profiler samples rather than counts), so the bench reads
+ * the kernel's count of the process's time on a CPU, in nanoseconds, summed over its threads
+ * (`/proc/<pid>/task/<tid>/schedstat`, first field), before the request and after its body has
+ * arrived. That counts, beside the Worker, the entry and asset workers miniflare puts in front of
+ * it and the file reads of the assets service; a Worker that only reads the same files pays those too,
+ * so the difference of the two is the answer's own work.
+ */
+export interface IsolateHeap {
+  /** The V8 heap in use, and reserved. */
+  used: number;
+  total: number;
+  /** The ArrayBuffers' memory outside the V8 heap: the bundle files read and decoded live there. */
+  buffers: number;
+}
+
+export interface WorkerdIsolate {
+  pid: number;
+  fetch(target: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: string }>;
+  /** The Worker isolate's memory, in bytes (the inspector's `Runtime.getHeapUsage`). */
+  heap(): Promise<IsolateHeap>;
+  close(): Promise<void>;
+}
+
+/** The bench Worker (bench-worker.ts) as one ES module, into `folder`. */
+export function compileBenchWorker(folder: string): string {
+  const file = path.join(folder, 'bench-worker.mjs');
+  buildSync({ entryPoints: ['scripts/bench/bench-worker.ts'], outfile: file, bundle: true, platform: 'neutral', format: 'esm', logLevel: 'warning' });
+  return file;
+}
+
+export async function startWorkerdIsolate(options: { built: string; script: string; mode: 'answer' | 'reads'; inspector?: boolean }): Promise<WorkerdIsolate> {
+  const before = new Set(workerdChildren());
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: options.script,
+    compatibilityDate: await compatibilityDate(options.built),
+    bindings: { MODE: options.mode },
+    ...(options.inspector ? { inspectorPort: 0 } : {}),
+    assets: {
+      directory: path.join(options.built, 'bundle'),
+      binding: 'ASSETS',
+      routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
+      assetConfig: { html_handling: 'none', not_found_handling: 'none' },
+    },
+  });
+  const url = await mf.ready;
+  const pid = workerdChildren().find((child) => !before.has(child));
+  if (pid === undefined) throw new Error('workerd-isolate: no new workerd process found under this one');
+  return {
+    pid,
+    async fetch(target, headers = {}) {
+      const response = await mf.dispatchFetch(new URL(target, url).href, { headers });
+      return { status: response.status, headers: response.headers as unknown as Headers, body: await response.text() };
+    },
+    async heap() {
+      return inspectHeap(String(await mf.getInspectorURL()));
+    },
+    close: () => mf.dispose(),
+  };
+}
+
+/** The compatibility date of the wrangler.jsonc that `emit cloudflare` writes for this build: the Worker runs as deployed. */
+async function compatibilityDate(built: string): Promise<string> {
+  const wrangler = cloudflare.emit({ map: await loadMap(built), dir: built }).find((file) => file.name === 'wrangler.jsonc')!;
+  return (JSON.parse(wrangler.text.split('\n').filter((line) => !line.startsWith('//')).join('\n')) as { compatibility_date: string }).compatibility_date;
+}
+
+/** workerd processes whose parent is this process (miniflare starts one per instance). */
+function workerdChildren(): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (comm === 'workerd' && ppid === process.pid) found.push(Number(entry));
+    } catch {
+      // A process that ended while the list was read.
+    }
+  }
+  return found;
+}
+
+/** Nanoseconds the process's threads have spent on a CPU (the kernel's schedstat, not sampled). */
+export function cpuNanoseconds(pid: number): number {
+  let sum = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      sum += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // A thread that ended while the list was read: its time is lost to both measures alike.
+    }
+  }
+  return sum;
+}
+
+/** The process's resident memory, in bytes (VmRSS). */
+export function residentBytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((text) => text.startsWith('VmRSS:'));
+  return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
+}
+
+/**
+ * The heap of the Worker's isolate through workerd's inspector (the Chrome DevTools protocol, on the
+ * socket `inspectorPort` opens; the Worker, unnamed, is its target `core:user:`):
+ * `Runtime.getHeapUsage`, the V8 heap in use and reserved, and the ArrayBuffers' backing stores. (workerd leaves
+ * `HeapProfiler.collectGarbage` unanswered, so no collection is forced first.) Node 20's WebSocket
+ * needs `--experimental-websocket` (the bench runs this in a child with it).
+ */
+async function inspectHeap(inspectorUrl: string): Promise<IsolateHeap> {
+  const socket = new WebSocket(`${inspectorUrl.replace(/\/$/, '')}/core:user:`);
+  await new Promise((resolve, reject) => ((socket.onopen = resolve), (socket.onerror = reject)));
+  type Usage = { usedSize: number; totalSize: number; backingStorageSize: number };
+  const reply = new Promise<Usage>((resolve) => {
+    socket.onmessage = (event) => {
+      const message = JSON.parse(String(event.data)) as { id?: number; result?: Usage };
+      if (message.id === 1) resolve(message.result!);
+    };
+  });
+  socket.send(JSON.stringify({ id: 1, method: 'Runtime.getHeapUsage' }));
+  const { usedSize, totalSize, backingStorageSize } = await reply;
+  socket.close();
+  return { used: usedSize, total: totalSize, buffers: backingStorageSize };
+}

@@ -1,0 +1,29 @@
+import { createAnswerer } from '../../answer/answerer.ts';
+import { BUNDLE_FOLDER } from '../../bundle/bundle-manifest.ts';
+import { answerRequest, bundleFileFrom } from './edge-requests.ts';
+
+/**
+ * The Fetch-handler entry, one program for two platforms whose signature is `(request) => Response`:
+ * the Netlify Edge Function (Deno, which also passes a `Context` this ignores) and Vercel's Routing
+ * Middleware (edge runtime). Every request they route here is answered as the live service answers it
+ * (contract section 9) by the answerer, which reads the query bundle as the deploy's own static files,
+ * over HTTP from the request's origin, as SvelteKit's Netlify adapter reads its assets. Each platform's
+ * `config` (the paths it runs for, leaving the bundle's files to static serving so that the reads never
+ * come back here) is a literal its emitter writes in front of this program, since both platforms read it
+ * from the source without running it.
+ *
+ * Bundled with the answerer by hosts/program-bundler.ts; never imported at run time by src/.
+ */
+
+// Any origin of the deploy serves the same files: the latest request's is as good as any, even for a
+// read made for another request still in flight.
+let origin = '';
+
+// One answerer for the module instance (the isolate): it keeps the bundle's files it has read.
+// The bundle is the deploy's /bundle/ (the emitted `public/bundle/`).
+const answerer = createAnswerer(async (file) => bundleFileFrom(await fetch(new URL(`/${BUNDLE_FOLDER}${file}`, origin)), file));
+
+export default function answer(request: Request): Promise<Response> {
+  origin = new URL(request.url).origin;
+  return answerRequest(answerer, request);
+}

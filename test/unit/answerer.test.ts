@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { createAnswerer, type Reply } from '../../src/answer/answerer.ts';
+import { QueryBundle } from '../../src/bundle/query-bundle.ts';
+import { searchText } from '../../src/bundle/search-text.ts';
+
+/**
+ * The answerer where code runs (contract section 9) on what no conformance case sends: hostile
+ * requests get the reference's answer or a 4xx, never an error, and a long search lets the server
+ * answer others between its segments. (Its CPU time is measured by `npm run bench`, not here.)
+ */
+describe('the answerer over the query bundle of exact-3k', () => {
+  const dir = () => inject('builtSets')['exact-3k']!;
+  const read = async (file: string) => readFileSync(path.join(dir(), 'bundle', file));
+  const records = (): { name: string }[] =>
+    readFileSync(new URL('../conformance-sets/exact-3k/input.ndjson', import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { name: string });
+  const answer = (target: string): Promise<Reply> => createAnswerer(read).answer('GET', target);
+  const count = (reply: Reply) => (JSON.parse(reply.body) as { count: number }).count;
+
+  it('a 10,000-character name searched is a page of no client', async () => {
+    const reply = await answer(`/api/v1/clients/?client_name=${'a'.repeat(10_000)}`);
+    expect([reply.status, count(reply)]).toEqual([200, 0]);
+  });
+
+  it('1,000 query fields are read, more are refused as Django refuses them', async () => {
+    const fields = (n: number) => Array.from({ length: n }, (_, i) => `p${i}=${i}`).join('&');
+    const thousand = await answer(`/api/v1/clients/?${fields(999)}&page=2`);
+    expect([thousand.status, count(thousand)]).toEqual([200, 3000]);
+    expect(JSON.parse(thousand.body).next).toContain('p998=998');
+    const more = await answer(`/api/v1/clients/?${fields(1000)}&page=2`);
+    expect(more.status).toBe(400);
+  });
+
+  it('a 100 kB query string is answered, its parameters kept in the links', async () => {
+    const reply = await answer(`/api/v1/clients/?junk=${'x'.repeat(100_000)}&page=2`);
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body).previous).toBe(`http://mirror.test/api/v1/clients/?junk=${'x'.repeat(100_000)}`);
+  });
+
+  it('percent sequences that are not UTF-8 are read as U+FFFD, as Python reads them', async () => {
+    const reply = await answer('/api/v1/clients/?client_name=%ff%C3&x=%E2%9C');
+    expect([reply.status, count(reply)]).toEqual([200, 0]);
+    expect(JSON.parse(reply.body).next).toBeNull();
+    const listed = await answer('/api/v1/clients/?x=%E2%9C&page=2');
+    expect(JSON.parse(listed.body).next).toBe('http://mirror.test/api/v1/clients/?page=3&x=%EF%BF%BD');
+  });
+
+  it('a NUL in a name searched is the reference\'s 400, naming each parameter', async () => {
+    const reply = await answer('/api/v1/clients/?registrant_name=a%00&client_name=%00b');
+    expect([reply.status, reply.body]).toEqual([400, '{"client_name":["Null characters are not allowed."],"registrant_name":["Null characters are not allowed."]}']);
+  });
+
+  it('a substring most names hold, last page in descending name order, counts them all', async () => {
+    const holding = records().filter((record) => searchText(record.name).includes('E')).length;
+    expect(holding).toBeGreaterThan(2000);
+    const reply = await answer('/api/v1/clients/?client_name=e&ordering=-name&page=last');
+    expect([reply.status, count(reply)]).toEqual([200, holding]);
+    expect(JSON.parse(reply.body).results.length).toBe(holding % 25 || 25);
+  });
+
+  it('lets the server answer others between the segments of a search', async () => {
+    let pauses = 0;
+    const answerer = createAnswerer(read, { pause: async () => void pauses++ });
+    await answerer.answer('GET', '/api/v1/clients/?client_name=bank');
+    expect(pauses).toBe(answerer.bundle!.manifest.segments.length);
+    expect(pauses).toBeGreaterThan(1);
+  });
+
+  it('answers searches that interleave at their pauses as it answers each alone (its scratch arrays are not shared across a pause)', async () => {
+    const targets = ['client_name=bank', 'client_name=ion&ordering=-name', 'client_name=e&client_state=CA&ordering=-effective_date&page=2', 'client_name=assoc&page_size=10'].map(
+      (query) => `/api/v1/clients/?${query}`,
+    );
+    const alone = [];
+    for (const target of targets) alone.push((await createAnswerer(read).answer('GET', target)).body);
+    const yielding = createAnswerer(read, { pause: () => new Promise((resolve) => setImmediate(resolve)) });
+    const together = await Promise.all(targets.map(async (target) => (await yielding.answer('GET', target)).body));
+    expect(together).toEqual(alone);
+    expect(new Set(alone).size).toBe(targets.length);
+  });
+
+  it('keeps the client chunks within its byte budget, reading again only those it let go', async () => {
+    const every = async (bundle: QueryBundle) => {
+      for (let index = 0; index < bundle.manifest.clients; index++) await bundle.clientAt(index);
+    };
+    const chunks = (await QueryBundle.open(read))!.manifest.chunks.firstIds.length;
+    const roomy = (await QueryBundle.open(read))!;
+    await every(roomy);
+    await every(roomy);
+    expect(roomy.reads).toBe(1 + chunks);
+    const tight = (await QueryBundle.open(read, { chunkBytes: 64 * 1024 }))!;
+    await every(tight);
+    await every(tight);
+    expect(tight.reads).toBe(1 + 2 * chunks);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { searchText } from '../../src/bundle/search-text.ts';
+import { firstRequests } from '../../scripts/bench/first-requests.ts';
+import type { InputClient } from '../../scripts/bench/input-clients.ts';
+import { memorySequence } from '../../scripts/bench/memory-sequence.ts';
+import { searchMix } from '../../scripts/bench/search-mix.ts';
+
+/** The bench's requests of issue 39 (first answers, memory sequence), chosen from its input by rule. */
+const NAMES = ['ACME WATER ASSOCIATION', 'NATIONAL ASSOCIATION OF MILLERS', 'BETA HEALTH INC', 'CITY OF SPRINGFIELD', 'AMERICAN WATER WORKS ASSOCIATION'];
+const clients: InputClient[] = Array.from({ length: 200 }, (_, i) => ({
+  id: 1000 + i,
+  name: `${NAMES[i % NAMES.length]} ${i}`,
+  state: i % 3 === 0 ? null : ['CA', 'NY'][i % 2]!,
+  registrant: { id: 50 + (i % 7), name: `REGISTRANT ${i % 7} LLC` },
+}));
+const holding = (value: string) => clients.filter((client) => searchText(client.name).includes(searchText(value))).length;
+const valueOf = (target: string, field: string) => new URLSearchParams(target.split('?')[1]).get(field)!;
+
+describe('first requests', () => {
+  const requests = firstRequests(clients);
+
+  it('asks one request of each kind of issue 39, the same each time', () => {
+    expect(requests).toHaveLength(11);
+    expect(firstRequests([...clients].reverse())).toEqual(requests);
+  });
+
+  it('searches the word and the pair of letters that the most names hold, and counts their matches', () => {
+    const word = requests.find((request) => request.kind.startsWith('search, the word'))!;
+    expect(valueOf(word.target, 'client_name')).toBe('ASSOCIATION');
+    expect(word.count).toBe(holding('ASSOCIATION'));
+    const pair = requests.find((request) => request.kind.startsWith('search, two letters'))!;
+    const letters = valueOf(pair.target, 'client_name');
+    expect(letters).toMatch(/^[A-Z]{2}$/);
+    for (const other of ['AT', 'ER', 'ON']) expect(holding(letters)).toBeGreaterThanOrEqual(holding(other));
+  });
+
+  it('takes the record and the registrant of the middle client with a state', () => {
+    const record = requests.find((request) => request.kind.startsWith('client record'))!;
+    expect(record.target).toBe('/api/v1/clients/1100/');
+    const registrant = requests.find((request) => request.kind.startsWith('registrant_name'))!;
+    expect(valueOf(registrant.target, 'client_state')).toBe('CA');
+    expect(registrant.count).toBe(clients.filter((client) => client.state === 'CA' && client.registrant.id === clients[100]!.registrant.id).length);
+  });
+});
+
+describe('memory sequence', () => {
+  const sequence = memorySequence(clients, searchMix(clients, 20, 2), { empty: 300, matching: 50 });
+
+  it('sends the mix as warm-up, then unique searches that match nothing, then unique searches that match', () => {
+    expect(sequence.warmUp).toHaveLength(40);
+    expect(new Set(sequence.empty).size).toBe(300);
+    for (const target of sequence.empty) expect(holding(valueOf(target, 'client_name'))).toBe(0);
+    const values = sequence.matching.map((target) => valueOf(target, 'client_name'));
+    expect(new Set(values).size).toBe(50);
+    for (const value of values) expect(holding(value)).toBeGreaterThan(0);
+  });
+});

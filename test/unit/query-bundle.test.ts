@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { decodeIndexSegment, encodeIndexSegment, type SegmentRow } from '../../src/bundle/index-segment.ts';
+import { decodePostingListInto, encodePostingLists, intersectInPlace, postingEntry, postingListBytes, type PostingLists } from '../../src/bundle/posting-lists.ts';
+import { decodeRecordTexts, encodeRecordTexts } from '../../src/bundle/record-texts.ts';
+import { decodeSections, encodeSections } from '../../src/bundle/sections.ts';
+import { searchText } from '../../src/bundle/search-text.ts';
+import { UPPER_CASE_PAIRS } from '../../src/bundle/upper-case-pairs.ts';
+import { segmentRanges, startsChunk } from '../../src/plan/bundle-layout.ts';
+import { sharedFixtureExists } from '../support/shared-fixtures.ts';
+
+describe('the query bundle files read back as written', () => {
+  it('sections: fields and typed arrays, at any offset of the memory they come in', () => {
+    const file = encodeSections({ name: 'x', n: 3 }, { a: Float64Array.of(1.5, -2), b: Uint16Array.of(7, 8, 9), c: Uint8Array.of(1) });
+    const shifted = new Uint8Array(file.length + 3);
+    shifted.set(file, 3);
+    const read = decodeSections(shifted.subarray(3), 'test.bin');
+    expect(read.fields).toEqual({ name: 'x', n: 3 });
+    expect([...read.section('a', Float64Array)]).toEqual([1.5, -2]);
+    expect([...read.section('b', Uint16Array)]).toEqual([7, 8, 9]);
+    expect(() => read.section('b', Uint32Array)).toThrow(/holds u16/);
+  });
+
+  it('record texts: each record decoded alone, its values spliced with the keys stored once, found by id', () => {
+    const keys = ['a', 'name', 'b'];
+    const records = [
+      { id: 3, text: '"a":1,"name":"x","b":null', registrant: 9 },
+      { id: 10, text: '"a":{"b":[1,"],\\""],"name":2},"name":"ÉCOLE 𝔸\\u0000, \\"b\\":1","b":true', registrant: 2 },
+      { id: 12, text: '"a":"","name":"","b":[]', registrant: 9 },
+    ];
+    const read = decodeRecordTexts(encodeRecordTexts(keys, records), 'chunk.bin');
+    expect(records.map((_, i) => [read.ids[i], read.registrants![i], read.text(i)])).toEqual(records.map((r) => [r.id, r.registrant, r.text]));
+    expect([read.find(10), read.find(11)]).toEqual([1, -1]);
+    expect(() => encodeRecordTexts(keys, [{ id: 1, text: '"name":"x","a":1,"b":2' }])).toThrow(/record 1: its fields are not the keys a, name, b in order/);
+  });
+
+  it('index segments: columns, code tables, and a trigram index that finds every name it holds', () => {
+    const rows: SegmentRow[] = ['ACME HEALTH', 'ÉCOLE DE SANTÉ', '日本電気', 'AB'].map((name, i) => ({
+      registrant: 100 + i,
+      date: i === 1 ? -1 : 20200101 + i,
+      codes: { state: i % 2 ? 'TX' : null, country: 'US', ppbState: null, ppbCountry: i === 3 ? '' : 'US' },
+      searchName: searchText(name),
+    }));
+    const segment = decodeIndexSegment(encodeIndexSegment(40, rows), 'segment.bin');
+    expect([segment.start, segment.count, [...segment.date], [...segment.registrant]]).toEqual([40, 4, [20200101, -1, 20200103, 20200104], [100, 101, 102, 103]]);
+    expect([...segment.codes.state].map((code) => code === segment.codeIndex('state', 'TX'))).toEqual([false, true, false, true]);
+    expect(segment.codeIndex('ppbCountry', '')).toBe(segment.codes.ppbCountry[3]);
+    expect(segment.codeIndex('state', 'CA')).toBe(-1);
+    const encode = (text: string) => new TextEncoder().encode(text);
+    expect([...segment.trigramCandidates(encode('HEALTH'))]).toEqual([0]);
+    expect([...segment.trigramCandidates(encode('É'.repeat(1) + 'COLE'))]).toEqual([1]);
+    expect([...segment.trigramCandidates(encode('電'))]).toEqual([2]);
+    expect([...segment.trigramCandidates(encode('XYZ'))]).toEqual([]);
+  });
+});
+
+describe('posting lists', () => {
+  const decodePostingList = (lists: PostingLists, index: number) => {
+    const out = new Uint16Array(postingListBytes(lists, index));
+    return out.subarray(0, decodePostingListInto(lists, index, out));
+  };
+  const intersect = (a: Uint16Array, b: Uint16Array) => a.subarray(0, intersectInPlace(a, a.length, b, b.length));
+
+  it('read back, whatever the gaps between their entries, and intersect', () => {
+    const lists = new Map([
+      [7, [0, 1, 127, 128, 255, 16_383, 16_384, 40_000, 65_535]],
+      [3, [5]],
+      [9, [1, 128, 16_384, 65_535]],
+    ]);
+    // In any order, some twice: a name holds a trigram once however often it repeats it.
+    const entries = [...lists].flatMap(([key, locals]) => locals.map((local) => postingEntry(key, local)));
+    const encoded = encodePostingLists(Float64Array.from([...entries, ...entries.slice(0, 3)].reverse()));
+    expect([...encoded.keys]).toEqual([3, 7, 9]);
+    expect([...decodePostingList(encoded, 1)]).toEqual(lists.get(7));
+    expect([...decodePostingList(encoded, 0)]).toEqual([5]);
+    expect([...intersect(decodePostingList(encoded, 1), decodePostingList(encoded, 2))]).toEqual([1, 128, 16_384, 65_535]);
+  });
+});
+
+describe('the query bundle layout', () => {
+  it('cuts segments as a binary counter: appending changes only the segments at the end', () => {
+    const cut = (total: number) => segmentRanges(total).map((range) => `${range.start}+${range.count}`);
+    expect(cut(30_000)).toEqual(['0+16384', '16384+8192', '24576+4096', '28672+1024', '29696+304']);
+    expect(cut(30_100).slice(0, 4)).toEqual(cut(30_000).slice(0, 4));
+    expect(cut(134_719)).toEqual(['0+32768', '32768+32768', '65536+32768', '98304+32768', '131072+2048', '133120+1024', '134144+575']);
+    for (const total of [0, 1, 1023, 65_536, 1_347_190]) {
+      const ranges = segmentRanges(total);
+      expect(ranges.reduce((sum, range) => sum + range.count, 0)).toBe(total);
+      expect(Math.max(0, ...ranges.map((range) => range.count))).toBeLessThanOrEqual(65_536);
+    }
+  });
+
+  it('cuts chunks by content: removing a client changes only its own chunk', () => {
+    const chunks = (ids: number[]) => {
+      const cuts: number[][] = [];
+      for (const id of ids) {
+        if (cuts.length === 0 || startsChunk(id, cuts.at(-1)!.length)) cuts.push([]);
+        cuts.at(-1)!.push(id);
+      }
+      return cuts.map((chunk) => chunk.join(','));
+    };
+    const ids = Array.from({ length: 5000 }, (_, i) => 1000 + 3 * i);
+    const before = chunks(ids);
+    const after = chunks(ids.filter((id) => id !== ids[2500]));
+    const changed = before.filter((chunk) => !after.includes(chunk));
+    expect(changed.length).toBeLessThanOrEqual(2);
+    expect(Math.max(...before.map((chunk) => chunk.split(',').length))).toBeLessThanOrEqual(64);
+    expect(before.length).toBeGreaterThan(5000 / 64);
+  });
+});
+
+describe('the upper-casing of name searches', () => {
+  const fixture = new URL('../../../shared/fixtures/upper-case-map.json', import.meta.url);
+  it.skipIf(!sharedFixtureExists(fixture))('is the shared table, pair for pair', () => {
+    const shared = (JSON.parse(readFileSync(fixture, 'utf8')) as { pairs: [number, number][] }).pairs.flat();
+    expect(UPPER_CASE_PAIRS).toEqual(shared);
+  });
+
+  it('maps one code point at a time, leaving the unlisted ones', () => {
+    expect(searchText('straße ıi ǅ ﬁ µ 𐐨')).toBe('STRAßE II Ǆ ﬁ Μ 𐐀');
+  });
+});
