@@ -9,6 +9,7 @@ import { planFilter } from './plan/filter-plans.ts';
 import { listRoute } from './plan/rewrite-map.ts';
 import { createRewriteMap } from './plan/rewrite-map-builder.ts';
 import { bundleFileCount } from './plan/bundle-layout.ts';
+import { REGISTRANT_COLUMNS } from './bundle/registrant-columns.ts';
 import { readRegistrantFile, splitRegistrantFiles } from './ingest/registrant-file.ts';
 import { siteFileCount, siteUnits } from './plan/site-units.ts';
 import { produceSite } from './produce/produce-site.ts';
@@ -125,7 +126,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
 
     const clientIds = Array.from(store.clientIdsInRange(null, null));
     const registrantIds = Array.from(store.registrantIds());
-    const bundleFiles = bundleFileCount(clientIds, counts.clients, registrantIds);
+    const bundleFiles = bundleFileCount(clientIds, counts.clients, registrantIds, REGISTRANT_COLUMNS.length);
     // The records the query bundle is checked on before the switch: the first, middle and last.
     const sampleIds = { client: ends(clientIds), registrant: ends(registrantIds) };
 

@@ -1,4 +1,3 @@
-import { REGISTRANT_COLUMN_NAMES } from '../plan/bundle-layout.ts';
 import { decodeSections, encodeSections, type SectionArray } from './sections.ts';
 import type { TextList } from './text-list.ts';
 
@@ -24,7 +23,7 @@ export interface RegistrantColumnTypes {
   updatedOrder: PlaceOrder;
 }
 
-export type RegistrantColumn = keyof RegistrantColumnTypes & (typeof REGISTRANT_COLUMN_NAMES)[number];
+export type RegistrantColumn = (typeof REGISTRANT_COLUMNS)[number];
 
 export interface PlaceOrder {
   order: Uint32Array;
@@ -33,7 +32,8 @@ export interface PlaceOrder {
 
 export const NO_CODE = 0xffff;
 
-export const REGISTRANT_COLUMNS: readonly RegistrantColumn[] = REGISTRANT_COLUMN_NAMES;
+/** The registrants' columns, a file each. */
+export const REGISTRANT_COLUMNS = ['ids', 'codes', 'updated', 'names', 'nameOrder', 'updatedOrder'] as const satisfies readonly (keyof RegistrantColumnTypes)[];
 
 /** The file of a column, under bundle/. */
 export function registrantColumnFile(column: RegistrantColumn): string {

@@ -65,18 +65,16 @@ export function segmentRanges(total: number): { start: number; count: number }[]
   return ranges;
 }
 
-/** The registrants' columns, a file each (bundle/registrant-columns.ts says what each holds). */
-export const REGISTRANT_COLUMN_NAMES = ['ids', 'codes', 'updated', 'names', 'nameOrder', 'updatedOrder'] as const;
-
 /** The folders of the query bundle (bundle/bundle-manifest.ts names its files). */
 export const BUNDLE_FOLDERS = ['bundle/', 'bundle/clients/', 'bundle/index/', 'bundle/order/', 'bundle/registrants/', 'bundle/registrants/columns/'];
 
 /**
  * How many files the query bundle has, for the progress bar: one per client chunk, per segment and
- * per registrant pack, the name order, the registrant columns and the manifest.
+ * per registrant pack, the name order, the `columns` registrant columns (bundle/registrant-columns.ts)
+ * and the manifest.
  */
-export function bundleFileCount(clientIds: Iterable<number>, total: number, registrantIds: Iterable<number>): number {
-  return chunkCount(clientIds) + segmentRanges(total).length + chunkCount(registrantIds, REGISTRANT_PACKS) + REGISTRANT_COLUMN_NAMES.length + 2;
+export function bundleFileCount(clientIds: Iterable<number>, total: number, registrantIds: Iterable<number>, columns: number): number {
+  return chunkCount(clientIds) + segmentRanges(total).length + chunkCount(registrantIds, REGISTRANT_PACKS) + columns + 2;
 }
 
 function chunkCount(ids: Iterable<number>, sizes?: ChunkSizes): number {
