@@ -1,4 +1,4 @@
-import { BUNDLE_FOLDER, chunkFile } from './bundle-manifest.ts';
+import { BUNDLE_FOLDER, chunkFile, registrantPackFile } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
 import { QueryBundle, type ReadFile } from './query-bundle.ts';
 
@@ -36,9 +36,7 @@ export function bundleFileNames(bundle: QueryBundle): string[] {
     ...manifest.chunks.firstIds.map((_, k) => chunkFile(manifest.chunks, k)),
     ...manifest.segments.map((segment) => segment.file),
     manifest.nameOrder,
-    manifest.registrantIndex,
-    ...manifest.registrantPacks.map((pack) => pack.file),
-    ...(manifest.registrantOverlay === null ? [] : [manifest.registrantOverlay]),
-    manifest.registrantDigests,
+    ...manifest.registrantPacks.firstIds.map((_, k) => registrantPackFile(manifest.registrantPacks, k)),
+    ...Object.values(manifest.registrantColumns),
   ];
 }

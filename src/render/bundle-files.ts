@@ -1,16 +1,23 @@
 import { createHash } from 'node:crypto';
 import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format, type Preflight } from '../contract.ts';
-import { BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkStem, type BundleManifest } from '../bundle/bundle-manifest.ts';
-import { bundleFile, hashOf, nameInBundle, stemOf, type BundleFile } from '../bundle/content-names.ts';
+import { BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkStem, registrantPackStem, type BundleManifest } from '../bundle/bundle-manifest.ts';
+import { bundleFile, hashOf, nameInBundle, type BundleFile } from '../bundle/content-names.ts';
 import { encodeIndexSegment, type SegmentRow } from '../bundle/index-segment.ts';
 import { encodeNameOrder } from '../bundle/name-order.ts';
 import { decodeRecordTexts, encodeRecordTexts } from '../bundle/record-texts.ts';
-import { encodeRegistrantDigests } from '../bundle/registrant-digests.ts';
-import { encodeRegistrantIndex } from '../bundle/registrant-index.ts';
+import {
+  NO_CODE,
+  REGISTRANT_COLUMNS,
+  compareCodePoints,
+  encodeRegistrantColumn,
+  placeOrder,
+  registrantColumnStem,
+  type RegistrantColumnTypes,
+} from '../bundle/registrant-columns.ts';
+import { encodeTextList } from '../bundle/text-list.ts';
 import { searchText } from '../bundle/search-text.ts';
 import { sortedIndexOf } from '../bundle/sorted-arrays.ts';
-import { segmentRanges, startsChunk } from '../plan/bundle-layout.ts';
-import { textHash, type PackPlan } from '../bundle/registrant-packs.ts';
+import { REGISTRANT_PACKS, segmentRanges, startsChunk } from '../plan/bundle-layout.ts';
 import type { BundleRows } from '../store/bundle-rows.ts';
 
 /**
@@ -26,15 +33,6 @@ export interface BundleSettings {
   preflight?: Preflight;
   formats: readonly Format[];
   choices: BundleManifest['choices'];
-  /** The plan of the registrant packs (made while planning), and the previous build's bundle when it keeps its base. */
-  packs: PackPlan;
-  previous?: PreviousPacks;
-}
-
-/** The previous build's manifest, and its bundle files by name (under bundle/), read on demand. */
-export interface PreviousPacks {
-  manifest: BundleManifest;
-  read(file: string): Uint8Array | undefined;
 }
 
 export type { BundleFile };
@@ -51,10 +49,10 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     chunks: { firstIds: [], starts: [], hashes: [] },
     segments: [],
     nameOrder: '',
-    registrantIndex: '',
-    registrantPacks: [],
-    registrantOverlay: null,
-    registrantDigests: '',
+    registrants: 0,
+    // Each column's name, with its content's hash, as it is written (registrantFiles).
+    registrantColumns: {} as BundleManifest['registrantColumns'],
+    registrantPacks: { firstIds: [], hashes: [] },
   };
   const ids = new Float64Array(source.clientCount);
   const digest = createHash('sha256');
@@ -68,7 +66,7 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
   const nameOrder = nameOrderFile(source, ids);
   manifest.nameOrder = nameInBundle(nameOrder);
   yield* digested([nameOrder]);
-  yield* digested(registrantFiles(source, manifest, settings.packs, settings.previous));
+  yield* digested(registrantFiles(source, manifest));
   // Everything else the manifest says (base URL, headers, layout) goes in too: the manifest without its etag.
   digest.update(JSON.stringify(manifest));
   manifest.etag = `"${digest.digest('base64url').slice(0, 22)}"`;
@@ -143,57 +141,72 @@ function nameOrderFile(source: BundleRows, ids: Float64Array): BundleFile {
 }
 
 /**
- * The registrant index (ids and names, for `registrant_name`), and their texts in packs as the plan
- * says (bundle/registrant-packs.ts): a new base cut where the plan cuts it, with its digests; or the
- * previous base's files as they were, and an overlay of the registrants the plan names.
+ * The registrants: their texts in packs cut by id as the client chunks are (plan/bundle-layout.ts),
+ * and the columns their list reads (bundle/registrant-columns.ts).
  */
-function* registrantFiles(source: BundleRows, manifest: BundleManifest, plan: PackPlan, previous: PreviousPacks | undefined): Generator<BundleFile> {
-  const registrants: { id: number; text: string; searchName: string }[] = [];
-  for (const { id, fields } of source.registrants()) {
-    const name = (JSON.parse(`{${fields}}`) as { name?: unknown }).name;
-    registrants.push({ id, text: fields, searchName: typeof name === 'string' ? searchText(name) : '' });
+function* registrantFiles(source: BundleRows, manifest: BundleManifest): Generator<BundleFile> {
+  const registrants: ListedRegistrant[] = [];
+  for (const { id, fields, updated } of source.registrants()) {
+    // The store's instant of dt_updated; none (the oldest) is NaN here, which no range filter keeps.
+    registrants.push({ id, text: fields, updated: updated === Number.MIN_SAFE_INTEGER ? Number.NaN : updated, ...(JSON.parse(`{${fields}}`) as RegistrantListFields) });
   }
-  const index = bundleFile('registrants/index', encodeRegistrantIndex(registrants));
-  manifest.registrantIndex = nameInBundle(index);
-  yield index;
-
-  if (plan.kind === 'kept') {
-    if (previous === undefined) throw new Error('the plan keeps the previous registrant packs, but there is no previous build');
-    const kept = [...plan.packs.map((pack) => pack.file), previous.manifest.registrantDigests];
-    const files = kept.map((name) => {
-      const data = previous.read(name);
-      if (data === undefined) throw new Error(`the plan keeps bundle/${name} of the previous build, which has no such file`);
-      // The same bytes get the same name: a previous file damaged since would be named by its new bytes, and refused here.
-      const file = bundleFile(stemOf(name), data);
-      if (nameInBundle(file) !== name) throw new Error(`bundle/${name} of the previous build does not match its name: build again with --force`);
-      return file;
-    });
-    yield* files;
-    manifest.registrantPacks = plan.packs;
-    manifest.registrantDigests = kept.at(-1)!;
-    const overlay = new Set(plan.overlay);
-    if (overlay.size > 0) {
-      const file = packOf('registrants/overlay', registrants.filter((registrant) => overlay.has(registrant.id)));
-      manifest.registrantOverlay = nameInBundle(file);
-      yield file;
+  manifest.registrants = registrants.length;
+  let pack: ListedRegistrant[] = [];
+  for (const registrant of registrants) {
+    if (pack.length > 0 && startsChunk(registrant.id, pack.length, REGISTRANT_PACKS)) {
+      yield packOf(pack, manifest);
+      pack = [];
     }
-    return;
+    if (pack.length === 0) manifest.registrantPacks.firstIds.push(registrant.id);
+    pack.push(registrant);
   }
-  for (const [i, start] of plan.starts.entries()) {
-    const end = plan.starts[i + 1] ?? registrants.length;
-    const file = packOf(`registrants/base-${registrants[start]!.id}`, registrants.slice(start, end));
-    manifest.registrantPacks.push({ file: nameInBundle(file), firstId: registrants[start]!.id, lastId: registrants[end - 1]!.id });
+  if (pack.length > 0) yield packOf(pack, manifest);
+  const columns = registrantColumns(registrants, manifest.choices);
+  for (const column of REGISTRANT_COLUMNS) {
+    const file = bundleFile(registrantColumnStem(column), encodeRegistrantColumn(column, columns[column]));
+    manifest.registrantColumns[column] = nameInBundle(file);
     yield file;
   }
-  const digests = registrants.map((registrant) => ({ id: registrant.id, hash: textHash(registrant.text), length: registrant.text.length }));
-  const digestFile = bundleFile('registrants/base-digests', encodeRegistrantDigests(digests));
-  manifest.registrantDigests = nameInBundle(digestFile);
-  yield digestFile;
 }
 
-/** A pack of registrant texts, read back before it is written. */
-function packOf(stem: string, registrants: readonly { id: number; text: string }[]): BundleFile {
-  const file = bundleFile(stem, encodeRecordTexts(REGISTRANT_FIELD_KEYS, registrants));
+/** The fields of a registrant the list filters and sorts on (contract section 10). */
+interface RegistrantListFields {
+  name?: unknown;
+  state?: unknown;
+  country?: unknown;
+  ppb_country?: unknown;
+}
+
+type ListedRegistrant = RegistrantListFields & { id: number; text: string; updated: number };
+
+/** The registrants' columns (bundle/registrant-columns.ts), in id order. */
+function registrantColumns(registrants: readonly ListedRegistrant[], choices: BundleManifest['choices']): RegistrantColumnTypes {
+  const code = (value: unknown, list: readonly string[]) => {
+    const at = typeof value === 'string' ? list.indexOf(value) : -1;
+    return at < 0 ? NO_CODE : at;
+  };
+  const names = registrants.map((registrant) => (typeof registrant.name === 'string' ? registrant.name : ''));
+  // No dt_updated sorts before every instant, in either direction's reverse.
+  const updated = Float64Array.from(registrants, (registrant) => registrant.updated);
+  const byUpdated = (a: number, b: number) => (Number.isNaN(updated[a]!) ? -Infinity : updated[a]!) - (Number.isNaN(updated[b]!) ? -Infinity : updated[b]!) || 0;
+  return {
+    ids: Float64Array.from(registrants, (registrant) => registrant.id),
+    codes: {
+      state: Uint16Array.from(registrants, (registrant) => code(registrant.state, choices.states)),
+      country: Uint16Array.from(registrants, (registrant) => code(registrant.country, choices.countries)),
+      ppbCountry: Uint16Array.from(registrants, (registrant) => code(registrant.ppb_country, choices.countries)),
+    },
+    updated,
+    names: encodeTextList(names.map((name) => searchText(name))),
+    nameOrder: placeOrder(registrants.length, (a, b) => compareCodePoints(names[a]!, names[b]!)),
+    updatedOrder: placeOrder(registrants.length, byUpdated),
+  };
+}
+
+/** A pack of registrant texts, read back before it is written; its hash goes to the manifest, beside its first id. */
+function packOf(registrants: readonly { id: number; text: string }[], manifest: BundleManifest): BundleFile {
+  const file = bundleFile(registrantPackStem(registrants[0]!.id), encodeRecordTexts(REGISTRANT_FIELD_KEYS, registrants));
+  manifest.registrantPacks.hashes.push(hashOf(file));
   const back = decodeRecordTexts(file.data, file.path);
   registrants.forEach((registrant, i) => {
     if (back.ids[i] !== registrant.id || back.text(i) !== registrant.text) throw new Error(`${file.path}: registrant ${registrant.id} does not read back as it was written`);

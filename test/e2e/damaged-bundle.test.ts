@@ -19,7 +19,7 @@ describe('a damaged query bundle', () => {
   const out = path.join(temp.path, 'out');
   let folder: string;
   const bundleFile = (under: string) => {
-    const name = readdirSync(path.join(folder, 'bundle', under)).sort()[0]!;
+    const name = readdirSync(path.join(folder, 'bundle', under)).filter((entry) => entry.endsWith('.bin')).sort()[0]!;
     return { file: path.join(folder, 'bundle', under, name), name: `bundle/${under}/${name}` };
   };
   /** Damages a file for the length of `body`, then puts it back. */
@@ -51,6 +51,8 @@ describe('a damaged query bundle', () => {
   it.each([
     ['a flipped byte in a client chunk', 'clients', flipByte],
     ['a cut index segment', 'index', cut],
+    ['a flipped byte in a registrant pack', 'registrants', flipByte],
+    ['a cut registrant column', 'registrants/columns', cut],
   ] as const)('%s: the preview refuses to start, naming the file, in Node and in workerd', async (_name, under, damage) => {
     const { file, name } = bundleFile(under);
     await whileDamaged(file, damage, async () => {
