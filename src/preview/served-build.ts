@@ -1,5 +1,6 @@
-import { realpath, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { BUNDLE_MANIFEST, type BundleManifest } from '../bundle/bundle-manifest.ts';
 import { loadMap } from '../built-folder.ts';
 import { MAP_FILE, type RewriteMap } from '../plan/rewrite-map.ts';
 
@@ -7,6 +8,8 @@ import { MAP_FILE, type RewriteMap } from '../plan/rewrite-map.ts';
 export interface ServedBuild {
   map: RewriteMap;
   folder: string;
+  /** The build's ETag (the bundle manifest's, as the answerer sends it); undefined for a build without one. */
+  etag?: string;
 }
 
 /**
@@ -16,7 +19,10 @@ export interface ServedBuild {
  */
 export async function watchBuild(dir: string): Promise<{ current(): ServedBuild; stop(): void }> {
   const file = path.join(dir, MAP_FILE);
-  const read = async (): Promise<ServedBuild> => ({ map: await loadMap(dir), folder: await realpath(dir) });
+  const read = async (): Promise<ServedBuild> => {
+    const folder = await realpath(dir);
+    return { map: await loadMap(dir), folder, etag: await buildEtag(folder) };
+  };
   let build = await read();
   let stamp = await mapStamp(file);
   const timer = setInterval(() => {
@@ -34,4 +40,16 @@ export async function watchBuild(dir: string): Promise<{ current(): ServedBuild;
 async function mapStamp(file: string): Promise<string> {
   const info = await stat(file);
   return `${info.ino}:${info.mtimeMs}`;
+}
+
+/**
+ * The ETag in the build's bundle manifest: a digest of every answer's content and headers, so the
+ * static answers, made from the same records and settings, change with it too.
+ */
+async function buildEtag(folder: string): Promise<string | undefined> {
+  try {
+    return (JSON.parse(await readFile(path.join(folder, BUNDLE_MANIFEST), 'utf8')) as BundleManifest).etag;
+  } catch {
+    return undefined; // a build without a bundle: no ETag
+  }
 }
