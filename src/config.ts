@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { FILTER_NAMES, FORMATS, UNANSWERABLE_FILTERS, type FilterName, type Format } from './contract.ts';
+import { DEFAULT_CACHE_CONTROL, FILTER_NAMES, FORMATS, UNANSWERABLE_FILTERS, type FilterName, type Format, type HttpSettings } from './contract.ts';
 import { OptionsError } from './errors.ts';
-import { DEFAULT_CACHE_CONTROL, type HttpSettings } from './plan/http-headers.ts';
 
 /** What a user passes to a build: loose strings, as they come from the command line. */
 export interface BuildConfig {

@@ -130,6 +130,17 @@ export const API_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 
 export const ALLOWED_METHODS = ['GET', 'HEAD'] as const;
 
+/** The Cache-Control of every answer unless the build says otherwise (plan/http-headers.ts says why). */
+export const DEFAULT_CACHE_CONTROL = 'public, max-age=3600';
+
+/** The headers beyond the contract's that the build was told to send (`--cache-control`, `--cors`). */
+export interface HttpSettings {
+  /** `none`: no Cache-Control. */
+  cacheControl: string;
+  /** The origin allowed to read answers from a page, `*` for any; undefined: no CORS. */
+  cors?: string;
+}
+
 /**
  * The answer to a CORS preflight (`OPTIONS`), where the build was told `--cors`: decided at build time
  * (plan/http-headers.ts) and recorded where every host reads it (the rewrite map, the bundle's manifest).

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_BASE_URL, DEFAULT_FILTERS, DEFAULT_FORMATS, DEFAULT_INPUT, DEFAULT_OUT } from '../config.ts';
 import { describeProblem } from '../errors.ts';
-import { DEFAULT_CACHE_CONTROL } from '../plan/http-headers.ts';
+import { DEFAULT_CACHE_CONTROL } from '../contract.ts';
 import { build, type BuildConfig, type BuildSummary } from '../index.ts';
 import { terminalProgress } from '../report/progress.ts';
 import { CHANGED_FILE, REMOVED_FILE } from '../write/manifest.ts';

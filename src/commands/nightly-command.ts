@@ -6,7 +6,7 @@ import { terminalProgress } from '../report/progress.ts';
 import { resolveSyncOptions, type SyncConfig } from '../sync/sync-options.ts';
 import { CHANGED_FILE, REMOVED_FILE } from '../write/manifest.ts';
 import { formatSummary } from './build-command.ts';
-import { DEFAULT_CACHE_CONTROL } from '../plan/http-headers.ts';
+import { DEFAULT_CACHE_CONTROL } from '../contract.ts';
 import { parseOptions, type Command } from './command.ts';
 import { SYNC_OPTIONS_HELP, formatSyncSummary, runSync, syncOptionSpec } from './sync-command.ts';
 

@@ -1,6 +1,6 @@
-import { ALLOWED_METHODS, API_HEADERS, type Preflight } from '../contract.ts';
+import { ALLOWED_METHODS, API_HEADERS, type HttpSettings, type Preflight } from '../contract.ts';
 
-/**
+/*
  * The headers a public mirror needs beyond the contract's (section 5), decided once at build time and
  * recorded in the rewrite map and the bundle's manifest, so that every host sends the same:
  * - `Cache-Control` on every answer, errors and redirects included: a nightly rebuild changes the
@@ -10,16 +10,8 @@ import { ALLOWED_METHODS, API_HEADERS, type Preflight } from '../contract.ts';
  *   answer, and a 204 to a preflight (`OPTIONS`) on any path, saying which methods and request
  *   headers a page may use. The origin is one fixed value, never the request's echoed, so an answer
  *   does not vary with `Origin` and needs no `Vary: Origin`. Without `--cors`, `OPTIONS` stays the
- *   contract's 405.
+ *   contract's 405. (The default and the settings' shape are in contract.ts, where every room reads them.)
  */
-export const DEFAULT_CACHE_CONTROL = 'public, max-age=3600';
-
-export interface HttpSettings {
-  /** `none`: no Cache-Control. */
-  cacheControl: string;
-  /** The origin allowed to read answers from a page, `*` for any; undefined: no CORS. */
-  cors?: string;
-}
 
 /** Request headers a page may send: what scripts of the live API send (its key, conditional requests). */
 const ALLOWED_REQUEST_HEADERS = 'Accept, Authorization, Cache-Control, If-Modified-Since, If-None-Match';

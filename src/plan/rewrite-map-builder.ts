@@ -1,6 +1,7 @@
 import {
   ALLOWED_METHODS,
   CLIENT_PATH_PREFIX,
+  DEFAULT_CACHE_CONTROL,
   FORMATS,
   LIST_PATH,
   LIVE_FILTERS,
@@ -10,9 +11,10 @@ import {
   REGISTRANT_PATH_PREFIX,
   type FilterName,
   type Format,
+  type HttpSettings,
 } from '../contract.ts';
 import { errorAnswersFor } from './error-answers.ts';
-import { answerHeaders, DEFAULT_CACHE_CONTROL, preflightAnswer, type HttpSettings } from './http-headers.ts';
+import { answerHeaders, preflightAnswer } from './http-headers.ts';
 import { lastPageFor } from './page-count.ts';
 import { MAP_FORMAT, type ChoiceStep, type MethodStep, type RewriteMap, type Route, type ServedFilter } from './rewrite-map.ts';
 import { INDEX_FILE, parameterFolder, recordFileName } from './site-layout.ts';

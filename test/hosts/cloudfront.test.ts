@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CACHE_CONTROL } from '../../src/plan/http-headers.ts';
+import { DEFAULT_CACHE_CONTROL } from '../../src/contract.ts';
 import { fakeClients } from '../../scripts/lib/fake-clients.ts';
 import { filterChoices } from '../../src/choices/filter-choices.ts';
 import { DEFAULT_FILTERS } from '../../src/config.ts';

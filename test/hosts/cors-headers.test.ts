@@ -10,7 +10,7 @@ import { cloudfront } from '../../src/hosts/cloudfront/cloudfront.ts';
 import { netlifyEdge } from '../../src/hosts/netlify-edge/netlify-edge.ts';
 import { nginx } from '../../src/hosts/nginx/nginx.ts';
 import { vercelEdge } from '../../src/hosts/vercel-edge/vercel-edge.ts';
-import { DEFAULT_CACHE_CONTROL } from '../../src/plan/http-headers.ts';
+import { DEFAULT_CACHE_CONTROL } from '../../src/contract.ts';
 import { MAP_FILE, type RewriteMap } from '../../src/plan/rewrite-map.ts';
 import { startPreview } from '../../src/preview/preview-server.ts';
 import { startWorkerdPreview } from '../../src/preview/workerd-preview.ts';
