@@ -1,7 +1,6 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { BUNDLE_MANIFEST, type BundleManifest } from '../bundle/bundle-manifest.ts';
-import { loadMap } from '../built-folder.ts';
+import { loadBuildEtag, loadMap } from '../built-folder.ts';
 import { MAP_FILE, type RewriteMap } from '../plan/rewrite-map.ts';
 
 /** The build a preview serves: its rewrite map, and the build folder the output pointed at when the map was read. */
@@ -21,7 +20,7 @@ export async function watchBuild(dir: string): Promise<{ current(): ServedBuild;
   const file = path.join(dir, MAP_FILE);
   const read = async (): Promise<ServedBuild> => {
     const folder = await realpath(dir);
-    return { map: await loadMap(dir), folder, etag: await buildEtag(folder) };
+    return { map: await loadMap(dir), folder, etag: await loadBuildEtag(folder) };
   };
   let build = await read();
   let stamp = await mapStamp(file);
@@ -42,14 +41,3 @@ async function mapStamp(file: string): Promise<string> {
   return `${info.ino}:${info.mtimeMs}`;
 }
 
-/**
- * The ETag in the build's bundle manifest: a digest of every answer's content and headers, so the
- * static answers, made from the same records and settings, change with it too.
- */
-async function buildEtag(folder: string): Promise<string | undefined> {
-  try {
-    return (JSON.parse(await readFile(path.join(folder, BUNDLE_MANIFEST), 'utf8')) as BundleManifest).etag;
-  } catch {
-    return undefined; // a build without a bundle: no ETag
-  }
-}
