@@ -9,8 +9,8 @@ import { planFilter } from './plan/filter-plans.ts';
 import { listRoute } from './plan/rewrite-map.ts';
 import { createRewriteMap } from './plan/rewrite-map-builder.ts';
 import { bundleFileCount } from './plan/bundle-layout.ts';
-import { packFileCount, planRegistrantPacks, textHash, type RegistrantDigest } from './bundle/registrant-packs.ts';
-import { previousBase } from './previous/previous-bundle.ts';
+import { REGISTRANT_COLUMNS } from './bundle/registrant-columns.ts';
+import { readRegistrantFile, splitRegistrantFiles } from './ingest/registrant-file.ts';
 import { siteFileCount, siteUnits } from './plan/site-units.ts';
 import { produceSite } from './produce/produce-site.ts';
 import { silentProgress, type Progress } from './report/progress.ts';
@@ -97,12 +97,18 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
   const store = RecordStore.create(slot.storeFile);
   try {
     progress.stage('read');
-    const loaded = await loadRecords(inputFiles, store, {
+    const { clientFiles, registrantFiles } = splitRegistrantFiles(inputFiles);
+    const loaded = await loadRecords(clientFiles, store, {
       problemLimit: options.problemLimit,
       skipInvalid: options.skipInvalid,
       onProgress: (records, file, fileNumber) =>
         progress.update({ done: records, unit: 'records', detail: inputFiles.length > 1 && file ? `${file} (file ${fileNumber} of ${inputFiles.length})` : file }),
     });
+    // The registrants synced from the live list: listed beside those the clients embed.
+    for (const file of registrantFiles) {
+      const rows = readRegistrantFile(file, options.problemLimit);
+      store.transaction(() => rows.forEach((row) => store.addRegistrant(row.id, row.updated, row.fields, true)));
+    }
     progress.stage('index');
     store.index(options.filters);
     const counts = store.counts();
@@ -119,10 +125,9 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     // The clients' record files in ranges of about 4,096 clients, each a unit of a render thread.
     const units = siteUnits(map, store.clientIdBounds(Math.min(64, Math.ceil(counts.clients / 4096))));
 
-    const packs = planRegistrantPacks(registrantDigests(store), slot.previousDir === undefined ? undefined : previousBase(slot.previousDir));
     const clientIds = Array.from(store.clientIdsInRange(null, null));
-    const bundleFiles = bundleFileCount(clientIds, counts.clients, packFileCount(packs));
     const registrantIds = Array.from(store.registrantIds());
+    const bundleFiles = bundleFileCount(clientIds, counts.clients, registrantIds, REGISTRANT_COLUMNS.length);
     // The records the query bundle is checked on before the switch: the first, middle and last.
     const sampleIds = { client: ends(clientIds), registrant: ends(registrantIds) };
 
@@ -143,7 +148,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
       map,
       units,
       formats: options.formats,
-      bundle: { choices: { states: filterChoices('client_state')!, countries: filterChoices('client_country')! }, packs },
+      bundle: { choices: { states: filterChoices('client_state')!, countries: filterChoices('client_country')! } },
       extraFiles: hostFiles,
       root: slot.buildDir,
       previousDir: slot.previousDir,
@@ -197,11 +202,6 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
     await slot.abandon();
     throw error;
   }
-}
-
-/** Each registrant's digest, for the plan of the query bundle's registrant packs. */
-function registrantDigests(store: RecordStore): RegistrantDigest[] {
-  return Array.from(store.registrants(), (registrant) => ({ id: registrant.id, hash: textHash(registrant.fields), length: registrant.fields.length }));
 }
 
 /** The first, middle and last of some ids (fewer when there are fewer). */

@@ -121,6 +121,9 @@ export const UNANSWERABLE_FILTERS: Readonly<Record<string, string>> = Object.fre
   registrant_name: 'this mirror cannot search names; find the registrant id and use registrant_id=<id>',
 });
 
+/** The registrants list's filters (contract section 10): where only files are served, each is a 400 naming it. */
+export const REGISTRANT_FILTERS = ['id', 'registrant_name', 'state', 'country', 'ppb_country', 'dt_updated_after', 'dt_updated_before'] as const;
+
 /** Headers on every API answer, errors included (contract section 5). */
 export const API_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Content-Type': 'application/json',

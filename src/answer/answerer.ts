@@ -1,13 +1,14 @@
-import { ALLOWED_METHODS, API_HEADERS, CLIENT_PATH_PREFIX, LIST_PATH, MAX_ID_DIGITS, REGISTRANT_PATH_PREFIX } from '../contract.ts';
+import { ALLOWED_METHODS, API_HEADERS, CLIENT_PATH_PREFIX, MAX_ID_DIGITS, REGISTRANT_PATH_PREFIX } from '../contract.ts';
 import { jsonStringContent, jsonText } from '../json-text.ts';
 import { QueryBundle, type ReadFile } from '../bundle/query-bundle.ts';
 import { formatSuffix, registrantBody } from '../render/bodies.ts';
 import { MAX_QUERY_FIELDS, lastValues, queryFieldCount, queryPairs } from '../routing/query-pairs.ts';
 import { matchPath, normalizePath, splitTarget } from '../routing/resolve-request.ts';
-import { orderClients, type OrderedClients } from './client-order.ts';
-import { selectClients } from './client-selection.ts';
+import type { OrderedClients } from './client-order.ts';
 import { readFilters } from './filter-form.ts';
 import { clientText, listPage } from './list-answer.ts';
+import { LIST_ENGINES } from './list-engines.ts';
+import { LIST_RESOURCES, type ListResource } from './list-resource.ts';
 import { orderingTerms } from './ordering-terms.ts';
 import { ResultCache } from './result-cache.ts';
 
@@ -17,7 +18,8 @@ import { ResultCache } from './result-cache.ts';
  * Cloudflare Worker in workerd, the Netlify and Vercel edge functions in Deno and Vercel's edge
  * runtime, each handing it a way to read a file of the build (`ReadFile`).
  *
- * Errors, first match wins: a path outside the API (404), the method (405), a missing final slash
+ * The lists are descriptions (list-resource.ts): the clients (section 9) and the registrants
+ * (section 10). Errors, first match wins: a path outside the API (404), the method (405), a missing final slash
  * (301), more than 1,000 query fields (400, as Django refuses them), `format` (404), the filters'
  * values (400), `page` (404). Nothing else is an error.
  */
@@ -86,7 +88,7 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
     const format = values.get('format') ?? '';
     if (!(found.manifest.formats as string[]).includes(format)) return detail(404, 'Not found.');
     if (route.kind === 'list') {
-      const body = await listBody(found, pairs, values);
+      const body = await listBody(found, route.resource, pairs, values);
       if (typeof body === 'object') return { status: 400, headers: { ...headers }, body: body.errorBody };
       return body === undefined ? detail(404, 'Invalid page.') : { status: 200, headers: { ...headers }, body };
     }
@@ -95,17 +97,18 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
   }
 
   /** A list page's body, undefined for a page past the last, or the filters' 400 body. */
-  async function listBody(found: QueryBundle, pairs: [string, string][], values: Map<string, string>): Promise<string | undefined | { errorBody: string }> {
-    const filters = readFilters(values, found.manifest.choices);
+  async function listBody(found: QueryBundle, resource: ListResource, pairs: [string, string][], values: Map<string, string>): Promise<string | undefined | { errorBody: string }> {
+    const filters = readFilters(values, found.manifest.choices, resource.filters);
     if ('errorBody' in filters) return { errorBody: filters.errorBody };
-    const terms = orderingTerms(values.get('ordering'));
-    const key = JSON.stringify([filters.criteria, terms], (_, value: unknown) => (value instanceof Uint8Array ? Array.from(value) : value));
-    let clients = results.get(key);
-    if (clients === undefined) {
-      clients = await orderClients(found, await selectClients(found, filters.criteria, pause), terms);
-      results.set(key, clients, clients.count);
+    const terms = orderingTerms(values.get('ordering'), resource.orderings);
+    const engine = LIST_ENGINES[resource.kind];
+    const key = JSON.stringify([resource.kind, filters.criteria, terms], (_, value: unknown) => (value instanceof Uint8Array ? Array.from(value) : value));
+    let records = results.get(key);
+    if (records === undefined) {
+      records = await engine.ordered(found, filters.criteria, terms, pause);
+      results.set(key, records, records.count);
     }
-    return listPage(found, clients, pairs, values);
+    return listPage(found, records, pairs, values, { path: resource.path, text: engine.text });
   }
 }
 
@@ -123,12 +126,13 @@ export function namesEtag(ifNoneMatch: string | undefined, etag: string): boolea
   return ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etag);
 }
 
-type Route = { kind: 'list' } | { kind: 'client' | 'registrant'; id: string };
+type Route = { kind: 'list'; resource: ListResource } | { kind: 'client' | 'registrant'; id: string };
 
 /** The resource a path names, with or without its final slash; undefined outside the API. */
 function routeOf(path: string): Route | undefined {
   const withSlash = path.endsWith('/') ? path : `${path}/`;
-  if (withSlash === LIST_PATH) return { kind: 'list' };
+  const resource = LIST_RESOURCES.find((list) => list.path === withSlash);
+  if (resource !== undefined) return { kind: 'list', resource };
   const missingSlash = withSlash !== path;
   for (const [kind, prefix] of [['client', CLIENT_PATH_PREFIX], ['registrant', REGISTRANT_PATH_PREFIX]] as const) {
     const id = matchPath(`${prefix}{id}/`, withSlash, MAX_ID_DIGITS, missingSlash);

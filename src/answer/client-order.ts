@@ -17,22 +17,38 @@ export interface OrderedClients {
 }
 
 export async function orderClients(bundle: QueryBundle, selected: Int32Array | undefined, terms: readonly SortTerm[]): Promise<OrderedClients> {
-  const total = bundle.manifest.clients;
+  return orderRecords({ total: bundle.manifest.clients, fullOrder: (term) => fullOrder(bundle, term), sortKeys: (term) => sortKeys(bundle, term) }, selected, terms);
+}
+
+/**
+ * What a list's records are sorted by: how many there are (numbered in id order), every record in
+ * one term's order (ties by id in the same direction), and one term's sort key of every record.
+ */
+export interface OrderSource {
+  total: number;
+  fullOrder(term: SortTerm): Promise<(place: number) => number>;
+  sortKeys(term: SortTerm): Promise<TermKeys>;
+}
+
+/** The selected records (ascending; undefined: all) in the order of the terms, of any list. */
+export async function orderRecords(source: OrderSource, selected: Int32Array | undefined, terms: readonly SortTerm[]): Promise<OrderedClients> {
+  const total = source.total;
   const [first] = terms;
   const tieBreak = terms.at(-1)!;
   if (selected === undefined && terms.length <= 2 && first!.descending === tieBreak.descending) {
-    return ordered(total, await fullOrder(bundle, first!));
+    return ordered(total, await source.fullOrder(first!));
   }
   const items = selected ?? everyIndex(total);
   if (tieBreak.descending) items.reverse();
   const keyed = terms.slice(0, -1);
   if (keyed.length === 0) return ordered(items.length, (place) => items[place]!);
-  const keys = await Promise.all(keyed.map((term) => sortKeys(bundle, term)));
+  const keys = await Promise.all(keyed.map((term) => source.sortKeys(term)));
   const sorted = items.length < 1024 ? compareSort(items, keys) : countingSorts(items, keys);
   return ordered(sorted.length, (place) => sorted[place]!);
 }
 
-function ordered(count: number, at: (place: number) => number): OrderedClients {
+/** An order of `count` records, the record at each place given by `at` (the registrants list's too). */
+export function ordered(count: number, at: (place: number) => number): OrderedClients {
   return {
     count,
     slice(from, to) {
@@ -43,14 +59,14 @@ function ordered(count: number, at: (place: number) => number): OrderedClients {
   };
 }
 
-function everyIndex(count: number): Int32Array {
+export function everyIndex(count: number): Int32Array {
   const all = new Int32Array(count);
   for (let i = 0; i < count; i++) all[i] = i;
   return all;
 }
 
 /** One term's sort key of every client (by global index), from 0 up to `buckets` - 1, its direction applied. */
-interface TermKeys {
+export interface TermKeys {
   key: Uint32Array;
   buckets: number;
 }

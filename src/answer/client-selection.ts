@@ -1,6 +1,6 @@
 import type { IndexSegment, CodeField } from '../bundle/index-segment.ts';
 import type { QueryBundle } from '../bundle/query-bundle.ts';
-import type { RegistrantIndex } from '../bundle/registrant-index.ts';
+import type { TextList } from '../bundle/text-list.ts';
 import { TRIGRAM } from '../bundle/search-text.ts';
 import type { ClientCriteria } from './filter-form.ts';
 import { namesHolding } from './name-search.ts';
@@ -93,6 +93,6 @@ function everyIndex(count: number): Int32Array {
 }
 
 /** The ids of the registrants whose name holds `pattern`. */
-function registrantsNamed(index: RegistrantIndex, pattern: Uint8Array): Set<number> {
+function registrantsNamed(index: { ids: Float64Array; names: TextList }, pattern: Uint8Array): Set<number> {
   return new Set(namesHolding(index.names, pattern).map((at) => index.ids[at]!));
 }

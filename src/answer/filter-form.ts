@@ -2,9 +2,11 @@ import { MAX_ID_DIGITS } from '../contract.ts';
 import { jsonText } from '../json-text.ts';
 import { hasFraction, integerDigits, pythonDecimal, stripPython } from '../routing/python-text.ts';
 import { searchText } from '../bundle/search-text.ts';
+import { readDateTime } from './date-time-form.ts';
+import { CLIENTS, type FilterKind, type ListFilter } from './list-resource.ts';
 
 /**
- * The eight filters read as django-filter's form reads them (contract section 9): each its
+ * A list's filters read as django-filter's form reads them (contract sections 9 and 10): each its
  * parameter's last value; an empty value filters nothing. Either what a client must match, or the
  * 400 body naming every value that is wrong, keys in the form's order.
  */
@@ -26,33 +28,48 @@ export interface Choices {
   countries: readonly string[];
 }
 
+/** What a request's filters ask of a record, by the column each compares (list-resource.ts). */
+export type Criteria = Record<string, string | number | Uint8Array | null>;
+
 type Reading = { value: string | number | Uint8Array | null } | { error: string } | undefined;
 
-/** The form's fields in its order: the parameter, what it sets, and how its value is read. */
-const FIELDS: readonly [param: string, key: keyof ClientCriteria, read: (value: string, choices: Choices) => Reading][] = [
-  ['id', 'id', readNumber],
-  ['client_name', 'clientName', readName],
-  ['client_state', 'state', (value, choices) => readChoice(value, choices.states)],
-  ['client_country', 'country', (value, choices) => readChoice(value, choices.countries)],
-  ['client_ppb_state', 'ppbState', (value, choices) => readChoice(value, choices.states)],
-  ['client_ppb_country', 'ppbCountry', (value, choices) => readChoice(value, choices.countries)],
-  ['registrant_id', 'registrantId', readNumber],
-  ['registrant_name', 'registrantName', readName],
-];
+/** How each kind of filter reads its value (list-resource.ts says which kind a filter is). */
+function readValue(reading: FilterKind, value: string, choices: Choices): Reading {
+  switch (reading.kind) {
+    case 'id':
+    case 'relatedId':
+      return readNumber(value);
+    case 'name':
+      return readName(value);
+    case 'choice':
+      return readChoice(value, choices[reading.choices]);
+    case 'dateTimeRange': {
+      const instant = readDateTime(value);
+      return instant === undefined ? { error: 'Enter a valid date/time.' } : { value: instant };
+    }
+  }
+}
 
-export function readFilters(values: ReadonlyMap<string, string>, choices: Choices): { criteria: ClientCriteria } | { errorBody: string } {
-  const criteria: Record<string, string | number | Uint8Array | null> = {};
+/**
+ * A resource's filters read from the request, in its form's order; a range's two bounds share one
+ * key of the 400 body, a message said once (Django's MultiValueField).
+ */
+export function readFilters(values: ReadonlyMap<string, string>, choices: Choices, filters: readonly ListFilter[] = CLIENTS.filters): { criteria: Criteria } | { errorBody: string } {
+  const criteria: Criteria = {};
   const errors: Record<string, string[]> = {};
-  for (const [param, key, read] of FIELDS) {
+  for (const { param, field, reading: kind } of filters) {
     const value = values.get(param);
     if (value === undefined || value === '') continue;
-    const reading = read(value, choices);
+    const reading = readValue(kind, value, choices);
     if (reading === undefined) continue;
-    if ('error' in reading) errors[param] = [reading.error];
-    else criteria[key] = reading.value;
+    if ('error' in reading) {
+      const key = kind.kind === 'dateTimeRange' ? kind.range : param;
+      const messages = (errors[key] ??= []);
+      if (!messages.includes(reading.error)) messages.push(reading.error);
+    } else criteria[field] = reading.value;
   }
   if (Object.keys(errors).length > 0) return { errorBody: jsonText(errors) };
-  return { criteria: criteria as ClientCriteria };
+  return { criteria };
 }
 
 const encoder = new TextEncoder();

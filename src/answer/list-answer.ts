@@ -1,4 +1,4 @@
-import { PAGE_SIZE } from '../contract.ts';
+import { LIST_PATH, PAGE_SIZE } from '../contract.ts';
 import { jsonStringContent } from '../json-text.ts';
 import type { QueryBundle } from '../bundle/query-bundle.ts';
 import { assemblePage, clientBody, formatSuffix, pageHead } from '../render/bodies.ts';
@@ -7,7 +7,7 @@ import { pythonInt } from '../routing/python-text.ts';
 import type { OrderedClients } from './client-order.ts';
 
 /**
- * A page of the list as Django REST Framework's PageNumberPagination answers it (contract section 9):
+ * A page of a list (clients or registrants: `list` gives its path and how a record's body is made) as Django REST Framework's PageNumberPagination answers it (contract section 9):
  * `page_size` read as Python's `int()` (above 25, or not a positive integer: 25), `page` absent for 1, `last` for the last, else Python's `int()` from 1 to the last page; the links made
  * again from every parameter of the request (render/query-string.ts). The body is made by the
  * build's own renderer (render/bodies.ts), so a page the build also wrote is the same bytes.
@@ -19,6 +19,7 @@ export async function listPage(
   clients: OrderedClients,
   pairs: readonly (readonly [string, string])[],
   values: ReadonlyMap<string, string>,
+  list: { path: string; text: (bundle: QueryBundle, index: number, base: string, suffix: string) => Promise<string> } = { path: LIST_PATH, text: clientText },
 ): Promise<string | undefined> {
   const size = pageSize(values.get('page_size'));
   const last = Math.max(1, Math.ceil(clients.count / size));
@@ -28,8 +29,8 @@ export async function listPage(
   const base = jsonStringContent(baseUrl);
   const suffix = jsonStringContent(formatSuffix(values.get('format') ?? ''));
   // Read in parallel: at the edge each chunk a page needs is a request of its own.
-  const results = await Promise.all(clients.slice((page - 1) * size, page * size).map((index) => clientText(bundle, index, base, suffix)));
-  return assemblePage({ head: pageHead(clients.count, linkJson(baseUrl, pairs, page + 1, last), linkJson(baseUrl, pairs, page - 1, last)), results });
+  const results = await Promise.all(clients.slice((page - 1) * size, page * size).map((index) => list.text(bundle, index, base, suffix)));
+  return assemblePage({ head: pageHead(clients.count, linkJson(baseUrl, pairs, page + 1, last, list.path), linkJson(baseUrl, pairs, page - 1, last, list.path)), results });
 }
 
 /** DRF's `get_page_size` with `max_page_size` 25: a positive integer, at most 25; anything else 25. */

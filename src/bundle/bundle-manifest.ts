@@ -1,5 +1,5 @@
 import type { Format, Preflight } from '../contract.ts';
-import type { PackEntry } from './registrant-packs.ts';
+import type { RegistrantColumn } from './registrant-columns.ts';
 
 /**
  * The query bundle: what the answerer reads to answer any request where code runs (contract section
@@ -9,10 +9,11 @@ import type { PackEntry } from './registrant-packs.ts';
  *
  * Clients are numbered in id order across the bundle (their global index). Their texts are in small
  * chunks, so that a page reads a few kilobytes per client; what the filters and orderings read is in a
- * few large index segments, loaded once; registrants' texts are in packs (a base and an overlay of the
- * registrants changed since the base was written), so that a night's changes rewrite little.
+ * few large index segments, loaded once; registrants' texts are in small packs cut as the chunks are,
+ * and what their list filters and sorts on in a file per column, so that a page reads little and a
+ * night's changes rewrite little.
  */
-export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@1';
+export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@2';
 export const BUNDLE_FOLDER = 'bundle/';
 /** The manifest's name in the bundle folder: what a reader of the bundle (`ReadFile`) opens first. */
 export const MANIFEST_FILE = 'manifest.json';
@@ -44,12 +45,17 @@ export interface BundleManifest {
   /** Index segments in id order, each a run of clients from global index `start` (files under bundle/). */
   segments: { file: string; start: number; count: number }[];
   nameOrder: string;
-  registrantIndex: string;
-  /** The base packs by id range, then the overlay, which holds the newer text of any registrant it has. */
-  registrantPacks: PackEntry[];
-  registrantOverlay: string | null;
-  /** The digests of the base's registrants, for the next build's plan of its packs (bundle/registrant-packs.ts). */
-  registrantDigests: string;
+  /** Registrants listed and served (contract sections 4 and 10), numbered by their place in id order. */
+  registrants: number;
+  /** The file of each registrant column (registrant-columns.ts). */
+  registrantColumns: Record<RegistrantColumn, string>;
+  /** Registrant pack k holds the texts of the registrants from id `firstIds[k]` up to the next pack's first (`registrantPackFile`). */
+  registrantPacks: { firstIds: number[] };
+}
+
+/** The file of the registrant pack whose first registrant has `firstId`, under bundle/. */
+export function registrantPackFile(firstId: number): string {
+  return `registrants/${firstId}.bin`;
 }
 
 /** The file of the client chunk whose first client has `firstId`, under bundle/. */

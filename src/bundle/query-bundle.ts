@@ -1,8 +1,10 @@
-import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, MANIFEST_FILE, type BundleManifest } from './bundle-manifest.ts';
+import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, MANIFEST_FILE, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
 import { decodeIndexSegment, type IndexSegment } from './index-segment.ts';
 import { decodeNameOrder, type NameOrder } from './name-order.ts';
 import { decodeRecordTexts, type RecordTexts } from './record-texts.ts';
-import { decodeRegistrantIndex, type RegistrantIndex } from './registrant-index.ts';
+import { decodeRegistrantColumn, type RegistrantColumn, type RegistrantColumnTypes } from './registrant-columns.ts';
+import { sortedIndexOf } from './sorted-arrays.ts';
+import type { TextList } from './text-list.ts';
 import { upperBound } from './sorted-arrays.ts';
 
 /**
@@ -15,8 +17,8 @@ export type ReadFile = (file: string) => Promise<Uint8Array | undefined>;
 
 /**
  * The client chunks kept decoded, counted by their files' bytes: every chunk of the registry today
- * (44 MB at 134,719 clients), within a Worker's 128 MB beside the index (10 MB) and the registrant
- * packs (7 MB). A chunk let go is garbage for the collector, and then read again: on the bench's search
+ * (44 MB at 134,719 clients), within a Worker's 128 MB beside the index (10 MB) and the registrants'
+ * packs and columns (about 10 MB, kept once read). A chunk let go is garbage for the collector, and then read again: on the bench's search
  * mix a cache of 2,048 chunks gave a p99 of 10.1-10.5 ms, one that lets none go 4.8-5.4 ms.
  */
 const CHUNK_BYTES = 48 * 2 ** 20;
@@ -37,15 +39,12 @@ export class QueryBundle {
   private chunkBytes = 0;
   /** Every file read so far, for the count of reads an answer costs. */
   reads = 0;
-  private readonly packFirstIds: number[];
 
   private constructor(
     private readonly read: ReadFile,
     readonly manifest: BundleManifest,
     private readonly chunkBudget: number,
-  ) {
-    this.packFirstIds = manifest.registrantPacks.map((pack) => pack.firstId);
-  }
+  ) {}
 
   /** The bundle of the build that `read` reads; undefined when it has none. */
   static async open(read: ReadFile, options: { chunkBytes?: number } = {}): Promise<QueryBundle | undefined> {
@@ -67,8 +66,15 @@ export class QueryBundle {
     return this.once('nameOrder', () => this.file(this.manifest.nameOrder, decodeNameOrder));
   }
 
-  registrantIndex(): Promise<RegistrantIndex> {
-    return this.once('registrantIndex', () => this.file(this.manifest.registrantIndex, decodeRegistrantIndex));
+  /** One column of the registrants (registrant-columns.ts), read when first asked for. */
+  registrantColumn<K extends RegistrantColumn>(column: K): Promise<RegistrantColumnTypes[K]> {
+    return this.once(`registrants:${column}`, () => this.file(this.manifest.registrantColumns[column], (bytes, file) => decodeRegistrantColumn(column, bytes, file)));
+  }
+
+  /** The registrants' ids and names, for `registrant_name` on the clients. */
+  async registrantIndex(): Promise<{ ids: Float64Array; names: TextList }> {
+    const [ids, names] = await Promise.all([this.registrantColumn('ids'), this.registrantColumn('names')]);
+    return { ids, names };
   }
 
   /** The chunk that holds the client of a global index, and the client's place in it. */
@@ -87,35 +93,24 @@ export class QueryBundle {
     return at < 0 ? -1 : starts[k]! + at;
   }
 
-  /**
-   * The fields of the registrant with `id`, or undefined, for its record: a registrant is served only
-   * while some client embeds it (the registrant index), and the packs may still hold one none does.
-   */
+  /** The fields of the registrant with `id`, or undefined, for its record: only a registrant listed has one. */
   async servedRegistrantFields(id: number): Promise<string | undefined> {
-    if ((await this.registrantIndex()).find(id) < 0) return undefined;
+    if (sortedIndexOf(await this.registrantColumn('ids'), id) < 0) return undefined;
     return this.registrantFields(id);
   }
 
   /**
-   * The fields of the registrant with `id` as the packs hold them, or undefined: for a client that
-   * embeds it, without the registrant index (0.6 MB at 134,719 clients, that a first page need not read).
+   * The fields of the registrant with `id` as its pack holds them, or undefined: for a client that
+   * embeds it, reading its pack alone (a few kilobytes).
    */
   async registrantFields(id: number): Promise<string | undefined> {
-    const { registrantOverlay, registrantPacks } = this.manifest;
-    if (registrantOverlay !== null) {
-      const overlay = await this.pack(registrantOverlay);
-      const at = overlay.find(id);
-      if (at >= 0) return overlay.text(at);
-    }
-    const part = registrantPacks[upperBound(this.packFirstIds, id) - 1];
-    if (part === undefined || id > part.lastId) return undefined;
-    const pack = await this.pack(part.file);
+    const { firstIds } = this.manifest.registrantPacks;
+    const k = upperBound(firstIds, id) - 1;
+    if (k < 0) return undefined;
+    const file = registrantPackFile(firstIds[k]!);
+    const pack = await this.once(file, () => this.file(file, decodeRecordTexts));
     const at = pack.find(id);
     return at < 0 ? undefined : pack.text(at);
-  }
-
-  private pack(file: string): Promise<RecordTexts> {
-    return this.once(file, () => this.file(file, decodeRecordTexts));
   }
 
   private chunk(k: number): Promise<RecordTexts> {

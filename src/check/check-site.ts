@@ -1,7 +1,7 @@
 import { opendirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadMap } from '../built-folder.ts';
-import { MAP_FILE, choiceStep, errorAnswers, listRoute, recordRoutes, type RewriteMap } from '../plan/rewrite-map.ts';
+import { MAP_FILE, choiceStep, errorAnswers, listRoute, recordRoutes, type RewriteMap, type Route } from '../plan/rewrite-map.ts';
 import { API_FOLDER, pageFileName, recordKind } from '../plan/site-layout.ts';
 import { resolveRequest } from '../routing/resolve-request.ts';
 import { PathIndex } from '../store/path-index.ts';
@@ -115,17 +115,23 @@ async function indexManifest(dir: string, index: PathIndex, tracker: LinkTracker
 /** Files reached without a link: the map, the error bodies, and the first page of every list. */
 function entryPoints(map: RewriteMap): string[] {
   const entries = [MAP_FILE, ...new Set(errorAnswers(map).map((answer) => answer.file))];
-  for (const folder of listFolders(map)) entries.push(`${folder}${pageFileName(1)}`);
+  for (const { folder } of listFolders(map)) entries.push(`${folder}${pageFileName(1)}`);
   return entries;
 }
 
-/** The folder of every list the map serves (each format and ordering). */
-function listFolders(map: RewriteMap): string[] {
-  const list = listRoute(map);
-  const formats = Object.values(choiceStep(list, 'format')?.choices ?? { '': '' });
-  const orderings = Object.values(choiceStep(list, 'ordering')?.choices ?? { '': '' });
-  const prefix = list.file.slice(0, list.file.indexOf('{'));
-  return formats.flatMap((format) => orderings.map((ordering) => `${prefix}${format}${ordering}`));
+/**
+ * The folder of every unfiltered list the map serves (each format and ordering), with its last page:
+ * the clients' (`list`, the first route with a page step) first, then the registrants' (section 10).
+ */
+function listFolders(map: RewriteMap, only?: Route): { folder: string; last: number }[] {
+  const lists = map.routes.filter((route) => (only === undefined || route === only) && route.steps.some((step) => step.step === 'page'));
+  return lists.flatMap((list) => {
+    const last = list.steps.flatMap((step) => (step.step === 'page' ? [step.last] : []))[0]!;
+    const formats = Object.values(choiceStep(list, 'format')?.choices ?? { '': '' });
+    const orderings = Object.values(choiceStep(list, 'ordering')?.choices ?? { '': '' });
+    const prefix = list.file.slice(0, list.file.indexOf('{'));
+    return formats.flatMap((format) => orderings.map((ordering) => ({ folder: `${prefix}${format}${ordering}`, last })));
+  });
 }
 
 /** Every file of the folder but the build records, one folder at a time. */
@@ -147,8 +153,7 @@ function* walk(dir: string, relative = ''): Generator<string> {
 
 function checkCounts(map: RewriteMap, index: LinkTracker, problem: (text: string) => void): void {
   const pagesIn = index.pagesByFolder(/^(?:index|page=[0-9]+)\.json$/);
-  const last = listRoute(map).page.last;
-  for (const folder of listFolders(map)) {
+  for (const { folder, last } of listFolders(map)) {
     const pages = pagesIn.get(folder) ?? 0;
     if (pages !== last) problem(`${folder}: ${pages} pages, the map says ${last}`);
   }
@@ -160,7 +165,7 @@ function checkCounts(map: RewriteMap, index: LinkTracker, problem: (text: string
   }
   const { prefix } = listShape(map);
   for (const [valueFolder, of] of filteredValues) {
-    for (const folder of listFolders(map)) {
+    for (const { folder } of listFolders(map, map.routes.find((route) => route.name === listRoute(map).name))) {
       const filtered = `${prefix}${valueFolder}${folder.slice(prefix.length)}`;
       const pages = pagesIn.get(filtered) ?? 0;
       if (pages !== of.last) problem(`${filtered}: ${pages} pages, the map says ${of.last}`);

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { PAGE_SIZE } from '../contract.ts';
+import { PAGE_SIZE, REGISTRANT_PATH_PREFIX } from '../contract.ts';
 import { lastPageFor } from '../plan/page-count.ts';
-import { filtersStep, listRoute, type RewriteMap, type ServedFilter } from '../plan/rewrite-map.ts';
+import { filtersStep, listRoute, registrantsRoute, type RewriteMap, type ServedFilter } from '../plan/rewrite-map.ts';
 import { pageFileName, recordKind } from '../plan/site-layout.ts';
 
 /**
@@ -23,6 +23,8 @@ export interface ListOfPage {
   folder: string;
   filter: { name: string; value: string } | undefined;
   last: number;
+  /** The registrants list's records (contract section 10); the clients list's are `listShape`'s. */
+  count?: number;
 }
 
 /** What `listOf` needs of the map, found once per map: it runs for every page of the folder. */
@@ -47,13 +49,23 @@ export function listShape(map: RewriteMap): ListShape {
 
 export function listOf(file: string, map: RewriteMap): ListOfPage | undefined {
   const { prefix, last, served: filters } = listShape(map);
-  if (!file.startsWith(prefix)) return undefined;
+  if (!file.startsWith(prefix)) return registrantsListOf(file, map);
   const folder = path.posix.dirname(file) + '/';
   const first = /^([a-z_]+)=([^/]*)\//.exec(folder.slice(prefix.length));
   const served = first === null ? undefined : filters.get(first[1]!);
   if (served === undefined) return { folder, filter: undefined, last };
   const value = first![2]!;
   return { folder, filter: { name: served.param, value }, last: Object.hasOwn(served.lastPages, value) ? served.lastPages[value]! : 1 };
+}
+
+/** A page of the registrants list (ascending id, a folder per format, no filter), or undefined. */
+function registrantsListOf(file: string, map: RewriteMap): ListOfPage | undefined {
+  const route = registrantsRoute(map);
+  if (route === undefined) return undefined;
+  const prefix = route.file.slice(0, route.file.indexOf('{'));
+  const folder = path.posix.dirname(file) + '/';
+  if (!folder.startsWith(prefix) || !/^(?:format=[^/]*\/)?$/.test(folder.slice(prefix.length))) return undefined;
+  return { folder, filter: undefined, last: route.page.last, count: route.count };
 }
 
 export type Follow = (from: string, field: string, link: unknown, reaches?: boolean) => string | undefined;
@@ -90,7 +102,7 @@ export function checkEnvelope(
   const last = of.last;
   const served = PAGE_SIZE;
   // A filtered list's count is its own: the map holds only its last page.
-  const count = of.filter === undefined ? listShape(map).count : page.count;
+  const count = of.filter === undefined ? (of.count ?? listShape(map).count) : page.count;
   const expected = number < last ? served : count - served * (last - 1);
   if (page.count !== count) problem(`${file}: count ${page.count}, the map says ${count}`);
   if (of.filter !== undefined && lastPageFor(count) !== last) problem(`${file}: count ${count} makes ${lastPageFor(count)} pages, the map says ${last}`);
@@ -112,8 +124,14 @@ export function checkEnvelope(
 
 /** Follows the two links of one result of a page: the client's, and its registrant's. */
 export function followResultLinks(file: string, client: Page['results'][number] | undefined, follow: Follow): void {
+  // A result of the registrants list is a registrant, with no registrant of its own.
+  if (listedRegistrant(file, client)) return void follow(file, `url of registrant ${client?.id}`, client?.url);
   follow(file, `url of client ${client?.id}`, client?.url);
   follow(file, `url of registrant ${client?.registrant?.id}`, client?.registrant?.url);
+}
+
+function listedRegistrant(file: string, result: Page['results'][number] | undefined): boolean {
+  return file.startsWith(REGISTRANT_PATH_PREFIX.slice(1)) && result !== undefined && !('registrant' in result);
 }
 
 export function checkRecord(file: string, body: string | Buffer, follow: Follow, problem: Problem): void {

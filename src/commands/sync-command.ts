@@ -80,6 +80,7 @@ export function formatSyncSummary(summary: SyncSummary & { out: string }): strin
     `sync: ${n(summary.records)} records in ${summary.out}/clients.ndjson (${mode})`,
     `  new          ${n(summary.added)}`,
     `  pages        ${n(summary.pagesFetched)} fetched, ${n(summary.pagesResumed)} kept from an interrupted run`,
+    `  registrants  ${n(summary.registrants.records)} in ${summary.out}/registrants.ndjson (${summary.registrants.mode}), ${n(summary.registrants.added)} new, ${n(summary.registrants.pagesFetched)} pages fetched`,
     `  requests     ${n(summary.requests)} (${n(summary.retries)} retried)`,
     `  time         ${formatDuration(summary.seconds)}`,
   ].join('\n');

@@ -10,15 +10,26 @@
  *   clients (higher ids) join the tail and at times merge it into the next power of two, like a binary
  *   counter, so the segments before stay as they are; a search reads every segment, so there are few.
  */
-const CHUNK_MIN = 16;
-const CHUNK_MAX = 64;
-/** Past CHUNK_MIN, one id in this many starts a chunk: chunks of about CHUNK_MIN + CHUNK_SPREAD. */
-const CHUNK_SPREAD = 16;
+/** Past `min`, one id in `spread` starts a chunk: chunks of about `min + spread` records, at most `max`. */
+export interface ChunkSizes {
+  min: number;
+  max: number;
+  spread: number;
+}
 
-/** True when the client with `id`, `length` clients into the current chunk, starts a new chunk. */
-export function startsChunk(id: number, length: number): boolean {
-  if (length >= CHUNK_MAX) return true;
-  return length >= CHUNK_MIN && idHash(id) % CHUNK_SPREAD === 0;
+const CLIENT_CHUNKS: ChunkSizes = { min: 16, max: 64, spread: 16 };
+
+/**
+ * Registrant packs, cut the same way, about 8 registrants (5 KB) each: a page of 25 registrants in
+ * any order, or of 25 clients, reads at most 25 of them (at most 250 KB at the registry's size), and
+ * a night's changed registrants rewrite their own packs only.
+ */
+export const REGISTRANT_PACKS: ChunkSizes = { min: 4, max: 16, spread: 4 };
+
+/** True when the record with `id`, `length` records into the current chunk, starts a new chunk. */
+export function startsChunk(id: number, length: number, sizes: ChunkSizes = CLIENT_CHUNKS): boolean {
+  if (length >= sizes.max) return true;
+  return length >= sizes.min && idHash(id) % sizes.spread === 0;
 }
 
 function idHash(id: number): number {
@@ -55,22 +66,26 @@ export function segmentRanges(total: number): { start: number; count: number }[]
 }
 
 /** The folders of the query bundle (bundle/bundle-manifest.ts names its files). */
-export const BUNDLE_FOLDERS = ['bundle/', 'bundle/clients/', 'bundle/index/', 'bundle/order/', 'bundle/registrants/'];
+export const BUNDLE_FOLDERS = ['bundle/', 'bundle/clients/', 'bundle/index/', 'bundle/order/', 'bundle/registrants/', 'bundle/registrants/columns/'];
 
 /**
- * How many files the query bundle has, for the progress bar: one per chunk and per segment, the
- * name order, the registrant index and the manifest, and the registrant packs of `packFiles`
- * (bundle/registrant-packs.ts).
+ * How many files the query bundle has, for the progress bar: one per client chunk, per segment and
+ * per registrant pack, the name order, the `columns` registrant columns (bundle/registrant-columns.ts)
+ * and the manifest.
  */
-export function bundleFileCount(clientIds: Iterable<number>, total: number, packFiles: number): number {
+export function bundleFileCount(clientIds: Iterable<number>, total: number, registrantIds: Iterable<number>, columns: number): number {
+  return chunkCount(clientIds) + segmentRanges(total).length + chunkCount(registrantIds, REGISTRANT_PACKS) + columns + 2;
+}
+
+function chunkCount(ids: Iterable<number>, sizes?: ChunkSizes): number {
   let chunks = 0;
   let length = 0;
-  for (const id of clientIds) {
-    if (length === 0 || startsChunk(id, length)) {
+  for (const id of ids) {
+    if (length === 0 || startsChunk(id, length, sizes)) {
       chunks++;
       length = 0;
     }
     length++;
   }
-  return chunks + segmentRanges(total).length + 3 + packFiles;
+  return chunks;
 }

@@ -1,7 +1,10 @@
-import { FILTERS, LIVE_FILTERS, ORDERINGS, PAGE_SIZE, UNANSWERABLE_FILTERS, type FilterName } from '../contract.ts';
+import { FILTERS, LIVE_FILTERS, ORDERINGS, PAGE_SIZE, REGISTRANT_FILTERS, UNANSWERABLE_FILTERS, type FilterName } from '../contract.ts';
 import { jsonText } from '../json-text.ts';
 import type { ErrorAnswer, ErrorAnswers } from './rewrite-map.ts';
 import { EMPTY_LIST_FILE } from './site-layout.ts';
+
+/** Where the registrants list answers every filter and ordering (contract section 10). */
+const CODE_ADVICE = 'A host of it that runs code answers every one.';
 
 /** Methods whose 405 body is also written as a file, for hosts that cannot fill in a template. */
 const COMMON_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -38,8 +41,8 @@ export function errorAnswersFor(served: readonly FilterName[]): ErrorAnswers {
     unsupportedPageSize: detail(
       400,
       'errors/400-page_size.json',
-      `Unsupported page_size: this mirror serves ${PAGE_SIZE} clients a page. Use ${PAGE_SIZE} or more, or leave page_size out.`,
-      `Unsupported page_size "{value}": this mirror serves ${PAGE_SIZE} clients a page. Use ${PAGE_SIZE} or more, or leave page_size out.`,
+      `Unsupported page_size: this mirror serves ${PAGE_SIZE} a page. Use ${PAGE_SIZE} or more, or leave page_size out.`,
+      `Unsupported page_size "{value}": this mirror serves ${PAGE_SIZE} a page. Use ${PAGE_SIZE} or more, or leave page_size out.`,
     ),
     unsupportedFilter: {
       ...detail(400, 'errors/400-filter.json', `Unsupported filter: ${builtAdvice}.`, `Unsupported filter {name}="{value}": ${builtAdvice}.`),
@@ -83,6 +86,23 @@ export function errorAnswersFor(served: readonly FilterName[]): ErrorAnswers {
       ),
     },
     emptyList: { status: 200, file: EMPTY_LIST_FILE, body: jsonText({ count: 0, next: null, previous: null, results: [] }) },
+    // Short templates: the CloudFront Function reads the map from its store on every request (notes.md there).
+    registrantOrdering: detail(
+      400,
+      'errors/400-registrants-ordering.json',
+      `Unsupported ordering: this mirror lists the registrants by ascending id only. ${CODE_ADVICE}`,
+      'Unsupported ordering "{value}": registrants are listed by id only.',
+    ),
+    registrantFilter: {
+      ...detail(400, 'errors/400-registrants-filter.json', `Unsupported filter: this mirror lists the registrants unfiltered. ${CODE_ADVICE}`, 'Unsupported filter {name}="{value}": registrants are listed unfiltered.'),
+      variants: Object.fromEntries(
+        REGISTRANT_FILTERS.map((name) => [
+          name,
+          // A fixed body only, for hosts that cannot fill in the template: the others fill in the answer's.
+          detail(400, `errors/400-registrants-filter-${name}.json`, `Unsupported filter ${name}: this mirror lists the registrants unfiltered. ${CODE_ADVICE}`),
+        ]),
+      ),
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import {
   MAX_ID_DIGITS,
   ORDERINGS,
   PAGE_SIZE,
+  REGISTRANT_FILTERS,
   REGISTRANT_PATH_PREFIX,
   type FilterName,
   type Format,
@@ -16,7 +17,7 @@ import {
 import { errorAnswersFor } from './error-answers.ts';
 import { answerHeaders, preflightAnswer } from './http-headers.ts';
 import { lastPageFor } from './page-count.ts';
-import { MAP_FORMAT, type ChoiceStep, type MethodStep, type RewriteMap, type Route, type ServedFilter } from './rewrite-map.ts';
+import { MAP_FORMAT, type ChoiceStep, type MethodStep, type PageStep, type RewriteMap, type Route, type ServedFilter } from './rewrite-map.ts';
 import { INDEX_FILE, parameterFolder, recordFileName } from './site-layout.ts';
 
 export interface MapInput {
@@ -84,17 +85,7 @@ export function createRewriteMap(input: MapInput): RewriteMap {
             combinedError: 'combinedFilters',
             sets: 'filter',
           },
-          {
-            step: 'page',
-            param: 'page',
-            last: lastPageFor(input.clients),
-            lastAlias: 'last',
-            sets: 'page',
-            firstFile: INDEX_FILE,
-            otherFile: 'page={n}.json',
-            error: 'invalidPage',
-            firstMissing: 'emptyList',
-          },
+          pageStep(input.clients),
         ],
         file: `${LIST_PATH.slice(1)}{filter}{format}{ordering}{page}`,
         missingFile: 'invalidPage',
@@ -102,9 +93,37 @@ export function createRewriteMap(input: MapInput): RewriteMap {
       },
       recordRoute('client', CLIENT_PATH_PREFIX, input.clients),
       recordRoute('registrant', REGISTRANT_PATH_PREFIX, input.registrants),
+      registrantsRoute(method, formats, input.registrants),
     ],
     errors: errorAnswersFor(input.filters.map((filter) => filter.name)),
   };
+}
+
+/**
+ * The registrants list where only files are served (contract section 10): the unfiltered list in
+ * ascending id, every page and format; an ordering, a page_size from 1 to 24 or a filter is a 400.
+ */
+function registrantsRoute(method: MethodStep, formats: readonly Format[], registrants: number): Route {
+  return {
+    name: 'registrants',
+    path: REGISTRANT_PATH_PREFIX,
+    steps: [
+      method,
+      { step: 'choice', param: 'format', choices: folderChoices('format', formats), sets: 'format', error: 'notFound' },
+      { step: 'choice', param: 'ordering', choices: folderChoices('ordering', ['']), sets: 'ordering', error: 'registrantOrdering' },
+      { step: 'pageSize', param: 'page_size', served: PAGE_SIZE, error: 'unsupportedPageSize' },
+      { step: 'filters', served: [], rejected: [...REGISTRANT_FILTERS], error: 'registrantFilter', combinedError: 'combinedFilters', sets: 'filter' },
+      pageStep(registrants),
+    ],
+    file: `${REGISTRANT_PATH_PREFIX.slice(1)}{filter}{format}{ordering}{page}`,
+    missingFile: 'invalidPage',
+    count: registrants,
+  };
+}
+
+/** The page step of a list of `count` records (contract section 3's spellings). */
+function pageStep(count: number): PageStep {
+  return { step: 'page', param: 'page', last: lastPageFor(count), lastAlias: 'last', sets: 'page', firstFile: INDEX_FILE, otherFile: 'page={n}.json', error: 'invalidPage', firstMissing: 'emptyList' };
 }
 
 function servedFilterFor({ name, choices, lastPages }: FilterInput): ServedFilter {

@@ -160,6 +160,9 @@ export interface ErrorAnswers {
   invalidChoice: ErrorAnswer;
   invalidNumber: ErrorAnswer;
   emptyList: ErrorAnswer;
+  /** The registrants list where only files are served (contract section 10): ascending id, unfiltered, 25 a page. */
+  registrantOrdering: ErrorAnswer;
+  registrantFilter: ErrorAnswer;
 }
 
 export type ErrorName = keyof ErrorAnswers;
@@ -181,6 +184,13 @@ export function listRoute(map: RewriteMap): Route & { page: PageStep } {
     if (page !== undefined) return { ...route, page };
   }
   throw new Error('the rewrite map has no list route (a route with a page step)');
+}
+
+/** The registrants list's route (contract section 10), if the map has one. */
+export function registrantsRoute(map: RewriteMap): (Route & { page: PageStep }) | undefined {
+  const route = map.routes.find((candidate) => candidate.name === 'registrants');
+  const page = route?.steps.find((step): step is PageStep => step.step === 'page');
+  return route === undefined || page === undefined ? undefined : { ...route, page };
 }
 
 /** The routes of single records (`{id}` in the path). */

@@ -1,6 +1,6 @@
 import { CLIENT_PATH_PREFIX, LIST_PATH, ORDERINGS, REGISTRANT_PATH_PREFIX, type FilterName, type Format, type Ordering } from '../contract.ts';
 import { valueCounts, type ValueCountReader } from './filter-plans.ts';
-import { errorAnswers, filtersStep, listRoute, recordRoutes, servedFilter, type RewriteMap, type ServedFilter } from './rewrite-map.ts';
+import { errorAnswers, filtersStep, listRoute, recordRoutes, registrantsRoute, servedFilter, type RewriteMap, type ServedFilter } from './rewrite-map.ts';
 import { BUNDLE_FOLDERS } from './bundle-layout.ts';
 import { listFolder, recordFolder } from './site-layout.ts';
 
@@ -54,7 +54,8 @@ export function siteUnits(map: RewriteMap, clientBounds: readonly number[] = [])
  */
 export function siteFileCount(map: RewriteMap, formats: readonly Format[], filteredPages: number, bundleFiles: number): number {
   const records = recordRoutes(map).reduce((sum, route) => sum + route.count, 0);
-  return ((listRoute(map).page.last + filteredPages) * ORDERINGS.length + records) * formats.length + errorAnswers(map).length + 1 + bundleFiles;
+  const registrantPages = registrantsRoute(map)?.page.last ?? 0;
+  return ((listRoute(map).page.last + filteredPages) * ORDERINGS.length + records + registrantPages) * formats.length + errorAnswers(map).length + 1 + bundleFiles;
 }
 
 /** What a unit's folders are read from: the store's record ids and its filter values, passed in (plan/ imports no store). */
@@ -84,6 +85,7 @@ export function* unitFolders(store: FolderReader, map: RewriteMap, formats: read
       return;
     case 'registrants':
       for (const id of store.registrantIds()) yield recordFolder(`${REGISTRANT_PATH_PREFIX}{id}/`, id);
+      if (registrantsRoute(map) !== undefined) for (const format of formats) yield listFolder(REGISTRANT_PATH_PREFIX, undefined, format, '');
       return;
     case 'bundle':
       yield* BUNDLE_FOLDERS;

@@ -5,7 +5,6 @@ import { recordKind } from '../plan/site-layout.ts';
 import { unitFolders, type SiteUnit } from '../plan/site-units.ts';
 import { assemblePage, listPageParts } from '../render/bodies.ts';
 import { unitFiles, type SiteFile } from '../render/site-files.ts';
-import { previousBundle } from '../previous/previous-bundle.ts';
 import { PreviousFiles } from '../previous/previous-files.ts';
 import { RecordStore } from '../store/record-store.ts';
 import { BUILD_FOLDER, fileHash, manifestLine } from '../write/manifest.ts';
@@ -137,8 +136,7 @@ function renderedBytes(thread: ThreadState, file: SiteFile): Buffer {
 }
 
 function* filesOf(store: RecordStore, unit: SiteUnit): Generator<SiteFile> {
-  const previous = unit.kind === 'bundle' && settings.previousDir !== undefined ? previousBundle(settings.previousDir) : undefined;
-  yield* unitFiles(store, settings.map, settings.formats, unit, { ...settings.bundle, previous });
+  yield* unitFiles(store, settings.map, settings.formats, unit, settings.bundle);
   if (unit.kind === 'fixed') yield* settings.extraFiles;
 }
 

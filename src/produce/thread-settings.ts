@@ -2,7 +2,6 @@ import type { Format } from '../contract.ts';
 import type { VerifiedFacts } from '../check/verified-facts.ts';
 import type { SharedVerifiedResults } from '../check/verified-results.ts';
 import type { RewriteMap } from '../plan/rewrite-map.ts';
-import type { PackPlan } from '../bundle/registrant-packs.ts';
 import type { SiteUnit } from '../plan/site-units.ts';
 import type { ThreadIO, WriteStats } from '../write/thread-writer.ts';
 
@@ -13,8 +12,8 @@ export interface ThreadSettings {
   /** The units of the site, taken in this order (`siteUnits`); the manifest is joined in it. */
   units: SiteUnit[];
   formats: Format[];
-  /** The query bundle's inputs beyond the store: the filters' choices (for its answerer), the plan of its registrant packs. */
-  bundle: { choices: { states: string[]; countries: string[] }; packs: PackPlan };
+  /** The query bundle's inputs beyond the store: the filters' choices (for its answerer). */
+  bundle: { choices: { states: string[]; countries: string[] } };
   /** Files beside the site's own, written with the fixed answers (the zero-config host's configuration). */
   extraFiles: { path: string; body: string }[];
   /** The new build folder, and the previous one (unchanged files are linked from it). */

@@ -1,15 +1,22 @@
 import { createHash } from 'node:crypto';
 import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format, type Preflight } from '../contract.ts';
-import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, type BundleManifest } from '../bundle/bundle-manifest.ts';
+import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, registrantPackFile, type BundleManifest } from '../bundle/bundle-manifest.ts';
 import { encodeIndexSegment, type SegmentRow } from '../bundle/index-segment.ts';
 import { encodeNameOrder } from '../bundle/name-order.ts';
 import { decodeRecordTexts, encodeRecordTexts } from '../bundle/record-texts.ts';
-import { encodeRegistrantDigests } from '../bundle/registrant-digests.ts';
-import { encodeRegistrantIndex } from '../bundle/registrant-index.ts';
+import {
+  NO_CODE,
+  REGISTRANT_COLUMNS,
+  compareCodePoints,
+  encodeRegistrantColumn,
+  placeOrder,
+  registrantColumnFile,
+  type RegistrantColumnTypes,
+} from '../bundle/registrant-columns.ts';
+import { encodeTextList } from '../bundle/text-list.ts';
 import { searchText } from '../bundle/search-text.ts';
 import { sortedIndexOf } from '../bundle/sorted-arrays.ts';
-import { segmentRanges, startsChunk } from '../plan/bundle-layout.ts';
-import { textHash, type PackPlan } from '../bundle/registrant-packs.ts';
+import { REGISTRANT_PACKS, segmentRanges, startsChunk } from '../plan/bundle-layout.ts';
 import type { BundleRows } from '../store/bundle-rows.ts';
 
 /**
@@ -24,15 +31,6 @@ export interface BundleSettings {
   preflight?: Preflight;
   formats: readonly Format[];
   choices: BundleManifest['choices'];
-  /** The plan of the registrant packs (made while planning), and the previous build's bundle when it keeps its base. */
-  packs: PackPlan;
-  previous?: PreviousPacks;
-}
-
-/** The previous build's manifest, and its bundle files by name (under bundle/), read on demand. */
-export interface PreviousPacks {
-  manifest: BundleManifest;
-  read(file: string): Uint8Array | undefined;
 }
 
 export interface BundleFile {
@@ -52,10 +50,9 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     chunks: { firstIds: [], starts: [] },
     segments: [],
     nameOrder: 'order/name.bin',
-    registrantIndex: 'registrants/index.bin',
-    registrantPacks: [],
-    registrantOverlay: null,
-    registrantDigests: 'registrants/base-digests.bin',
+    registrants: 0,
+    registrantColumns: Object.fromEntries(REGISTRANT_COLUMNS.map((column) => [column, registrantColumnFile(column)])) as BundleManifest['registrantColumns'],
+    registrantPacks: { firstIds: [] },
   };
   const ids = new Float64Array(source.clientCount);
   const digest = createHash('sha256');
@@ -67,7 +64,7 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
   };
   yield* digested(clientFiles(source, manifest, ids));
   yield* digested([nameOrderFile(source, manifest, ids)]);
-  yield* digested(registrantFiles(source, manifest, settings.packs, settings.previous));
+  yield* digested(registrantFiles(source, manifest));
   // Everything else the manifest says (base URL, headers, layout) goes in too: the manifest without its etag.
   digest.update(JSON.stringify(manifest));
   manifest.etag = `"${digest.digest('base64url').slice(0, 22)}"`;
@@ -140,45 +137,67 @@ function nameOrderFile(source: BundleRows, manifest: BundleManifest, ids: Float6
 }
 
 /**
- * The registrant index (ids and names, for `registrant_name`), and their texts in packs as the plan
- * says (bundle/registrant-packs.ts): a new base cut where the plan cuts it, with its digests; or the
- * previous base's files as they were, and an overlay of the registrants the plan names.
+ * The registrants: their texts in packs cut by id as the client chunks are (plan/bundle-layout.ts),
+ * and the columns their list reads (bundle/registrant-columns.ts).
  */
-function* registrantFiles(source: BundleRows, manifest: BundleManifest, plan: PackPlan, previous: PreviousPacks | undefined): Generator<BundleFile> {
-  const registrants: { id: number; text: string; searchName: string }[] = [];
-  for (const { id, fields } of source.registrants()) {
-    const name = (JSON.parse(`{${fields}}`) as { name?: unknown }).name;
-    registrants.push({ id, text: fields, searchName: typeof name === 'string' ? searchText(name) : '' });
+function* registrantFiles(source: BundleRows, manifest: BundleManifest): Generator<BundleFile> {
+  const registrants: ListedRegistrant[] = [];
+  for (const { id, fields, updated } of source.registrants()) {
+    // The store's instant of dt_updated; none (the oldest) is NaN here, which no range filter keeps.
+    registrants.push({ id, text: fields, updated: updated === Number.MIN_SAFE_INTEGER ? Number.NaN : updated, ...(JSON.parse(`{${fields}}`) as RegistrantListFields) });
   }
-  yield { path: `${BUNDLE_FOLDER}${manifest.registrantIndex}`, data: encodeRegistrantIndex(registrants) };
+  manifest.registrants = registrants.length;
+  let pack: ListedRegistrant[] = [];
+  for (const registrant of registrants) {
+    if (pack.length > 0 && startsChunk(registrant.id, pack.length, REGISTRANT_PACKS)) {
+      yield packOf(pack);
+      pack = [];
+    }
+    if (pack.length === 0) manifest.registrantPacks.firstIds.push(registrant.id);
+    pack.push(registrant);
+  }
+  if (pack.length > 0) yield packOf(pack);
+  const columns = registrantColumns(registrants, manifest.choices);
+  for (const column of REGISTRANT_COLUMNS) yield { path: `${BUNDLE_FOLDER}${manifest.registrantColumns[column]}`, data: encodeRegistrantColumn(column, columns[column]) };
+}
 
-  if (plan.kind === 'kept') {
-    if (previous === undefined) throw new Error('the plan keeps the previous registrant packs, but there is no previous build');
-    for (const entry of [...plan.packs.map((pack) => pack.file), manifest.registrantDigests]) {
-      const data = previous.read(entry);
-      if (data === undefined) throw new Error(`the plan keeps bundle/${entry} of the previous build, which has no such file`);
-      yield { path: `${BUNDLE_FOLDER}${entry}`, data };
-    }
-    manifest.registrantPacks = plan.packs;
-    const overlay = new Set(plan.overlay);
-    if (overlay.size > 0) {
-      manifest.registrantOverlay = 'registrants/overlay.bin';
-      yield packOf(manifest.registrantOverlay, registrants.filter((registrant) => overlay.has(registrant.id)));
-    }
-    return;
-  }
-  plan.starts.forEach((start, i) => {
-    const end = plan.starts[i + 1] ?? registrants.length;
-    manifest.registrantPacks.push({ file: `registrants/base-${registrants[start]!.id}.bin`, firstId: registrants[start]!.id, lastId: registrants[end - 1]!.id });
-  });
-  for (const [i, pack] of manifest.registrantPacks.entries()) yield packOf(pack.file, registrants.slice(plan.starts[i], plan.starts[i + 1]));
-  const digests = registrants.map((registrant) => ({ id: registrant.id, hash: textHash(registrant.text), length: registrant.text.length }));
-  yield { path: `${BUNDLE_FOLDER}${manifest.registrantDigests}`, data: encodeRegistrantDigests(digests) };
+/** The fields of a registrant the list filters and sorts on (contract section 10). */
+interface RegistrantListFields {
+  name?: unknown;
+  state?: unknown;
+  country?: unknown;
+  ppb_country?: unknown;
+}
+
+type ListedRegistrant = RegistrantListFields & { id: number; text: string; updated: number };
+
+/** The registrants' columns (bundle/registrant-columns.ts), in id order. */
+function registrantColumns(registrants: readonly ListedRegistrant[], choices: BundleManifest['choices']): RegistrantColumnTypes {
+  const code = (value: unknown, list: readonly string[]) => {
+    const at = typeof value === 'string' ? list.indexOf(value) : -1;
+    return at < 0 ? NO_CODE : at;
+  };
+  const names = registrants.map((registrant) => (typeof registrant.name === 'string' ? registrant.name : ''));
+  // No dt_updated sorts before every instant, in either direction's reverse.
+  const updated = Float64Array.from(registrants, (registrant) => registrant.updated);
+  const byUpdated = (a: number, b: number) => (Number.isNaN(updated[a]!) ? -Infinity : updated[a]!) - (Number.isNaN(updated[b]!) ? -Infinity : updated[b]!) || 0;
+  return {
+    ids: Float64Array.from(registrants, (registrant) => registrant.id),
+    codes: {
+      state: Uint16Array.from(registrants, (registrant) => code(registrant.state, choices.states)),
+      country: Uint16Array.from(registrants, (registrant) => code(registrant.country, choices.countries)),
+      ppbCountry: Uint16Array.from(registrants, (registrant) => code(registrant.ppb_country, choices.countries)),
+    },
+    updated,
+    names: encodeTextList(names.map((name) => searchText(name))),
+    nameOrder: placeOrder(registrants.length, (a, b) => compareCodePoints(names[a]!, names[b]!)),
+    updatedOrder: placeOrder(registrants.length, byUpdated),
+  };
 }
 
 /** A pack of registrant texts, read back before it is written. */
-function packOf(file: string, registrants: readonly { id: number; text: string }[]): BundleFile {
-  const path = `${BUNDLE_FOLDER}${file}`;
+function packOf(registrants: readonly { id: number; text: string }[]): BundleFile {
+  const path = `${BUNDLE_FOLDER}${registrantPackFile(registrants[0]!.id)}`;
   const data = encodeRecordTexts(REGISTRANT_FIELD_KEYS, registrants);
   const back = decodeRecordTexts(data, path);
   registrants.forEach((registrant, i) => {

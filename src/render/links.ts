@@ -22,10 +22,10 @@ function canonicalPairs(filter: ListFilter | undefined, format: Format, ordering
   return pairs;
 }
 
-/** `{base}/api/v1/clients/` and the request's parameters, `page` set to `page` (removed for page 1), as DRF writes it. */
-export function pageLink(base: string, pairs: readonly (readonly [string, string])[], page: number): string {
+/** `{base}{path}` (the clients list by default) and the request's parameters, `page` set to `page` (removed for page 1), as DRF writes it. */
+export function pageLink(base: string, pairs: readonly (readonly [string, string])[], page: number, path: string = LIST_PATH): string {
   const query = pageQuery(pairs, 'page', page);
-  return `${base}${LIST_PATH}${query === '' ? '' : `?${query}`}`;
+  return `${base}${path}${query === '' ? '' : `?${query}`}`;
 }
 
 /** `next` / `previous` as JSON text: the quoted link, or `null` past either end. */
@@ -41,7 +41,7 @@ export function pageLinkJson(
 }
 
 /** A page's `next` or `previous` as JSON text, from the request's parameters: the quoted link, or `null` past either end. */
-export function linkJson(base: string, pairs: readonly (readonly [string, string])[], page: number, lastPage: number): string {
+export function linkJson(base: string, pairs: readonly (readonly [string, string])[], page: number, lastPage: number, path: string = LIST_PATH): string {
   if (page < 1 || page > lastPage) return 'null';
-  return `"${jsonStringContent(pageLink(base, pairs, page))}"`;
+  return `"${jsonStringContent(pageLink(base, pairs, page, path))}"`;
 }

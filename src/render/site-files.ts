@@ -1,13 +1,14 @@
 import { CLIENT_PATH_PREFIX, REGISTRANT_PATH_PREFIX, type FilterName, type Format } from '../contract.ts';
 import { jsonStringContent } from '../json-text.ts';
 import { valueCounts } from '../plan/filter-plans.ts';
-import { MAP_FILE, errorAnswers, listRoute, servedFilter, type RewriteMap } from '../plan/rewrite-map.ts';
+import { MAP_FILE, errorAnswers, listRoute, registrantsRoute, servedFilter, type RewriteMap } from '../plan/rewrite-map.ts';
 import { recordFile } from '../plan/site-layout.ts';
 import { siteUnits, type SiteUnit } from '../plan/site-units.ts';
 import type { RecordStore } from '../store/record-store.ts';
 import { clientBody, formatSuffix, registrantBody, type ListPage } from './bodies.ts';
 import { bundleFiles, type BundleSettings } from './bundle-files.ts';
 import { ListPages, ValueLists, filteredLists, type RenderContext } from './list-pages.ts';
+import { RegistrantPages } from './registrant-list-pages.ts';
 
 /**
  * One file of the output: its path relative to the output folder, and its text, or for a page of a
@@ -26,8 +27,8 @@ export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonl
   for (const unit of siteUnits(map)) yield* unitFiles(store, map, formats, unit, bundle);
 }
 
-/** What the query bundle needs beyond the store and the map: the filters' choices, the plan of its registrant packs, the previous build's bundle. */
-export type BundleInputs = Pick<BundleSettings, 'choices' | 'packs' | 'previous'>;
+/** What the query bundle needs beyond the store and the map: the filters' choices. */
+export type BundleInputs = Pick<BundleSettings, 'choices'>;
 
 /**
  * The files of one unit, produced lazily so that memory holds one page at a time:
@@ -72,14 +73,20 @@ export function* unitFiles(store: RecordStore, map: RewriteMap, formats: readonl
         }
       }
       return;
-    case 'registrants':
+    case 'registrants': {
+      // Each registrant's record files, and the pages of the list in ascending id that it falls on.
+      const list = registrantsRoute(map);
+      const pages = list === undefined ? undefined : new RegistrantPages(render, list.count);
       for (const registrant of store.registrants()) {
         for (const [i, format] of formats.entries()) {
           const body = registrantBody(render.base, render.suffixes[i]!, registrant.id, registrant.fields);
           yield { path: recordFile(`${REGISTRANT_PATH_PREFIX}{id}/`, registrant.id, format), body, ascii: render.asciiBase && registrant.ascii === 1 };
         }
+        if (pages !== undefined) yield* pages.add(registrant);
       }
+      if (pages !== undefined) yield* pages.end();
       return;
+    }
     case 'bundle':
       yield* bundleFiles(store.bundleRows(), { baseUrl: map.baseUrl, headers: map.headers, preflight: map.preflight, formats, ...bundle });
       return;

@@ -21,12 +21,13 @@ export interface BundleRows {
   clientCount: number;
   clients(): Iterable<BundleClientRow>;
   clientsByName(): Iterable<{ id: number; name: string }>;
-  registrants(): Iterable<{ id: number; fields: string }>;
+  /** `updated`: dt_updated in UTC microseconds, Number.MIN_SAFE_INTEGER when it has none (store-schema.ts). */
+  registrants(): Iterable<{ id: number; fields: string; updated: number }>;
 }
 
 type Row = [number, string, string, number, string | null, string | null, string | null, string | null, string | null];
 
-export function bundleRows(db: Database.Database, registrants: () => Iterable<{ id: number; fields: string }>): BundleRows {
+export function bundleRows(db: Database.Database, registrants: () => Iterable<{ id: number; fields: string; updated: number }>): BundleRows {
   return {
     clientCount: db.prepare('SELECT count(*) FROM clients').pluck().get() as number,
     *clients() {

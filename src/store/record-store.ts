@@ -34,8 +34,9 @@ export class RecordStore {
         ppb_state = excluded.ppb_state, ppb_country = excluded.ppb_country, replaced = replaced + 1`);
     // Contract section 7: the copy with the latest dt_updated is served everywhere (ties: the later).
     this.insertRegistrant = db.prepare(`
-      INSERT INTO registrants (id, updated, fields) VALUES (?, ?, ?)
+      INSERT INTO registrants (id, updated, fields, listed) VALUES (?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET
+        listed = listed OR excluded.listed,
         conflicted = conflicted OR fields <> excluded.fields,
         fields = iif(excluded.updated >= updated, excluded.fields, fields),
         updated = max(excluded.updated, updated)`);
@@ -72,9 +73,10 @@ export class RecordStore {
     this.insertClient.run(id, name, effectiveDate, registrantId, fields, codes.state, codes.country, codes.ppb_state, codes.ppb_country);
   }
 
-  addRegistrant(id: number, updated: number, fields: string): void {
+  /** `listed`: from a registrants file, so listed and served even when no client embeds it (contract section 10). */
+  addRegistrant(id: number, updated: number, fields: string, listed = false): void {
     this.registrantFields = undefined;
-    this.insertRegistrant.run(id, updated, fields);
+    this.insertRegistrant.run(id, updated, fields, listed ? 1 : 0);
   }
 
   /**
@@ -96,8 +98,8 @@ export class RecordStore {
       .prepare(
         `SELECT (SELECT count(*) FROM clients) AS clients,
                 (SELECT coalesce(sum(replaced), 0) FROM clients) AS replacedClients,
-                (SELECT count(*) FROM registrants WHERE id IN (SELECT registrant_id FROM clients)) AS registrants,
-                (SELECT count(*) FROM registrants WHERE conflicted AND id IN (SELECT registrant_id FROM clients))
+                (SELECT count(*) FROM registrants WHERE (listed OR id IN (SELECT registrant_id FROM clients))) AS registrants,
+                (SELECT count(*) FROM registrants WHERE conflicted AND (listed OR id IN (SELECT registrant_id FROM clients)))
                   AS conflictedRegistrants`,
       )
       .get() as StoreCounts;
@@ -125,9 +127,9 @@ export class RecordStore {
     yield* statement.iterate(from ?? Number.MIN_SAFE_INTEGER, to ?? Number.MAX_SAFE_INTEGER) as IterableIterator<number>;
   }
 
-  /** The ids of the registrants that some client embeds (those `registrants` yields), in order. */
+  /** The ids of the registrants listed (those `registrants` yields), in order. */
   *registrantIds(): Generator<number> {
-    yield* this.db.prepare('SELECT id FROM registrants WHERE id IN (SELECT registrant_id FROM clients) ORDER BY id').pluck().iterate() as IterableIterator<number>;
+    yield* this.db.prepare('SELECT id FROM registrants WHERE (listed OR id IN (SELECT registrant_id FROM clients)) ORDER BY id').pluck().iterate() as IterableIterator<number>;
   }
 
   /** How many clients there are, and the largest id among them (0 when none). */
@@ -172,12 +174,12 @@ export class RecordStore {
     return counts;
   }
 
-  /** Every registrant that some client embeds, by id. */
-  *registrants(): Generator<{ id: number; fields: string; ascii: number }> {
+  /** Every registrant listed, by id: those some client embeds, and those read from a registrants file. */
+  *registrants(): Generator<{ id: number; fields: string; ascii: number; updated: number }> {
     const statement = this.db.prepare(
-      `SELECT id, fields, ascii FROM registrants WHERE id IN (SELECT registrant_id FROM clients) ORDER BY id`,
+      `SELECT id, fields, ascii, updated FROM registrants WHERE (listed OR id IN (SELECT registrant_id FROM clients)) ORDER BY id`,
     );
-    yield* statement.iterate() as IterableIterator<{ id: number; fields: string; ascii: number }>;
+    yield* statement.iterate() as IterableIterator<{ id: number; fields: string; ascii: number; updated: number }>;
   }
 
   /** The rows the query bundle is rendered from. */

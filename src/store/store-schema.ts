@@ -25,7 +25,8 @@ export const SCHEMA = `
     updated INTEGER NOT NULL,      -- dt_updated in UTC microseconds
     fields TEXT NOT NULL,          -- JSON text of the keys after url
     ascii INTEGER GENERATED ALWAYS AS (length(fields) = octet_length(fields)) STORED,
-    conflicted INTEGER NOT NULL DEFAULT 0
+    conflicted INTEGER NOT NULL DEFAULT 0,
+    listed INTEGER NOT NULL DEFAULT 0 -- 1: read from a registrants file (listed even if no client embeds it)
   );
   CREATE TABLE previous_files (
     path TEXT NOT NULL UNIQUE,

@@ -12,9 +12,9 @@ import { SyncError, type SyncProgress, type WalkResult } from './walk.ts';
  * land on the last pages and earlier pages stay put), fetched `concurrency` at a time; full pages
  * saved by an interrupted run are kept.
  */
-export async function fullSync(options: SyncOptions, folder: SyncFolder, upstream: Upstream, progress: SyncProgress): Promise<WalkResult> {
+export async function fullSync(options: SyncOptions, folder: SyncFolder, upstream: Upstream, progress: SyncProgress, list = 'clients'): Promise<WalkResult> {
   const savedPages = folder.resume({ upstream: options.upstream, mode: 'full', ordering: '' }).pages;
-  progress.stage('sync (full)');
+  progress.stage(list === 'clients' ? 'sync (full)' : `sync ${list} (full)`);
   // Page 1 is always fetched again: it gives today's count and the page size.
   const first = await upstream.page(1);
   folder.savePage(1, recordLines(first), first.count);

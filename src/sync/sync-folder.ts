@@ -3,13 +3,24 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 /**
- * The sync's folder: `clients.ndjson`, the records of the last complete sync (what the build reads),
- * and `.sync/`, the pages of a sync in progress with what it set out to do. Every file is written
+ * The sync's folder for one list: `clients.ndjson` (or `registrants.ndjson`), the records of the last
+ * complete sync of that list (what the build reads), and `.sync/` (`.sync-registrants/`), the pages of
+ * a sync in progress with what it set out to do. Every file is written
  * beside its place and renamed over it, so a sync killed at any moment leaves whole files, and the
  * next run carries on from the pages already saved. The build ignores `.sync/` (a dot folder).
  */
 export const RECORDS_FILE = 'clients.ndjson';
 const WORK_FOLDER = '.sync';
+
+/** Where a list's records and its sync in progress are kept in the folder. */
+export interface ListFiles {
+  recordsFile: string;
+  workFolder: string;
+}
+
+export const CLIENT_FILES: ListFiles = { recordsFile: RECORDS_FILE, workFolder: WORK_FOLDER };
+/** The build reads a file of this name as registrants (ingest/registrant-file.ts). */
+export const REGISTRANT_FILES: ListFiles = { recordsFile: 'registrants.ndjson', workFolder: '.sync-registrants' };
 const STATE_FILE = 'state.json';
 
 /** What a sync in progress is doing; a run that wants something else starts over. */
@@ -34,9 +45,12 @@ export class SyncFolder {
   private readonly work: string;
   private state: SavedState | undefined;
 
-  constructor(readonly folder: string) {
-    this.recordsFile = path.join(folder, RECORDS_FILE);
-    this.work = path.join(folder, WORK_FOLDER);
+  constructor(
+    readonly folder: string,
+    files: ListFiles = CLIENT_FILES,
+  ) {
+    this.recordsFile = path.join(folder, files.recordsFile);
+    this.work = path.join(folder, files.workFolder);
     mkdirSync(folder, { recursive: true });
   }
 

@@ -55,9 +55,18 @@ export class Upstream {
   constructor(
     private readonly options: UpstreamOptions,
     private readonly clock: Clock = systemClock,
+    /** The list walked: the clients, or the registrants (contract section 10). */
+    listPath = '/api/v1/clients/',
+    /** Shared with another list's walk, so that both keep within one rate. */
+    limiter?: RateLimiter,
   ) {
-    this.limiter = new RateLimiter(options.rate, clock);
-    this.listUrl = `${options.upstream.replace(/\/+$/, '')}/api/v1/clients/`;
+    this.limiter = limiter ?? new RateLimiter(options.rate, clock);
+    this.listUrl = `${options.upstream.replace(/\/+$/, '')}${listPath}`;
+  }
+
+  /** The same service's other list, within the same rate. */
+  list(listPath: string): Upstream {
+    return new Upstream(this.options, this.clock, listPath, this.limiter);
   }
 
   /** Page `page` of the list in `ordering` ('' for the service's default, ascending id). */

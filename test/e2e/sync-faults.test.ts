@@ -19,6 +19,7 @@ import { tempFolder } from '../support/temp-folder.ts';
  */
 const temp = tempFolder('mirror-sync-faults-');
 const PAGES = 120; // 3,000 clients, 25 a page
+const REGISTRANT_PAGES = 16; // their 384 registrants, walked after them (contract section 10)
 let original: string; // the filters-3k records, built
 let cleanRecords: Buffer; // what a sync through a healthy upstream saves
 
@@ -32,7 +33,7 @@ beforeAll(async () => {
     const out = path.join(temp.path, 'clean');
     const result = await syncCli(['--upstream', healthy.url, '--out', out, ...SYNC_ARGS]);
     expect(result.status, result.stderr).toBe(0);
-    expect(healthy.log).toHaveLength(PAGES);
+    expect(healthy.log).toHaveLength(PAGES + REGISTRANT_PAGES);
     cleanRecords = readFileSync(path.join(out, 'clients.ndjson'));
   } finally {
     await healthy.stop();
@@ -64,7 +65,7 @@ describe('a sync through an upstream that fails one answer in five', () => {
           `${upstream.injected.length} retries, ${seconds.toFixed(1)} s`,
       );
 
-      expect(readdirSync(out)).toEqual(['clients.ndjson']);
+      expect(readdirSync(out)).toEqual(['clients.ndjson', 'registrants.ndjson']);
       expect(readFileSync(path.join(out, 'clients.ndjson')).equals(cleanRecords)).toBe(true);
       const rebuilt = builtFromRecords(await buildFrom(out, 'faulty-site'));
       expect(rebuilt).toEqual(builtFromRecords(await buildFrom(path.join(temp.path, 'clean'), 'clean-site')));
@@ -105,7 +106,7 @@ describe('a 200 that is not a page of the list', () => {
         timeoutMs: 10_000,
         onRetry: (event) => retries.push(`${event.url}: ${event.reason}`),
       });
-      expect(summary).toMatchObject({ records: 3000, retries: notPages.length, requests: PAGES + notPages.length });
+      expect(summary).toMatchObject({ records: 3000, retries: notPages.length, requests: PAGES + REGISTRANT_PAGES + notPages.length });
       expect(retries).toEqual(notPages.map(([, problem]) => `${upstream.url}/api/v1/clients/: HTTP 200 but not a page of the list ${problem}`));
     } finally {
       await upstream.stop();
@@ -143,8 +144,10 @@ describe('an upstream that answers a page with HTML and status 200, every time',
       expect(resumed.status, resumed.stderr).toBe(0);
       expect(resumed.stdout).toContain(`${PAGES - 16 + 1} fetched, 15 kept from an interrupted run`);
       // Page 1 again (for the count), then only the pages not saved: none of 2 to 16.
-      expect(upstream.log.slice(before).map((request) => request.target)).toEqual([...pageTargets(1, 1), ...pageTargets(17, PAGES)]);
-      expect(readdirSync(out)).toEqual(['clients.ndjson']);
+      const resumedTargets = upstream.log.slice(before).map((request) => request.target);
+      expect(resumedTargets.filter((target) => target.startsWith('/api/v1/clients/'))).toEqual([...pageTargets(1, 1), ...pageTargets(17, PAGES)]);
+      expect(resumedTargets.filter((target) => target.startsWith('/api/v1/registrants/'))).toHaveLength(REGISTRANT_PAGES);
+      expect(readdirSync(out)).toEqual(['clients.ndjson', 'registrants.ndjson']);
       expect(readFileSync(path.join(out, 'clients.ndjson')).equals(cleanRecords)).toBe(true);
     } finally {
       await upstream.stop();

@@ -152,7 +152,8 @@ hostSuite(
           await sendThroughCloudFront(files, handler, dir, { method: 'GET', target });
           return reads.gets - before;
         };
-        expect(pieces).toBeLessThanOrEqual(5);
+        // Two lists' routes (contract sections 3 and 10) and their errors: 5,355 characters for filters-3k.
+        expect(pieces).toBeLessThanOrEqual(6);
         expect(await count('/api/v1/clients/')).toBe(1 + pieces);
         expect(await count('/api/v1/clients/12/')).toBe(1 + pieces);
         expect(await count('/api/v1/clients/?client_state=CA&page=last')).toBe(2 + pieces);

@@ -13,7 +13,7 @@ export const SHARED_CONFORMANCE_ROOT = fileURLToPath(new URL('../../../shared/co
 /** Sets answered where only files are served (contract sections 3, 6 and 8): every host. */
 export const STATIC_SETS = ['lda-real', 'synthetic-1k', 'filters-3k'] as const;
 /** Sets answered where code runs (contract section 9, their `profile` file says `exact`): the preview by default, the Worker, the edge functions. */
-export const EXACT_SETS = ['exact-3k'] as const;
+export const EXACT_SETS = ['exact-3k', 'registrants-3k'] as const;
 export const ALL_SETS = [...STATIC_SETS, ...EXACT_SETS] as const;
 /** How a host answers: as a host without code (`static`), or as the live service (`exact`). */
 export type Profile = 'static' | 'exact';

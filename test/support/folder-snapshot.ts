@@ -46,9 +46,9 @@ export async function builtFromRecordsAnswering(folder: string): Promise<Record<
   const listed = readFileSync(path.join(folder, '_build/manifest.tsv'), 'utf8').split('\n').filter((line) => !layout.test(line.split('\t')[0]!));
   files['_build/manifest.tsv'] = createHash('sha256').update(listed.join('\n')).digest('hex');
   const bundle = (await QueryBundle.open(async (file) => readFileSync(path.join(folder, 'bundle', file))))!;
-  const { registrantPacks, registrantOverlay, ...manifest } = bundle.manifest;
+  const { registrantPacks, ...manifest } = bundle.manifest;
   files['bundle/manifest.json without its registrant packs'] = JSON.stringify(manifest);
-  for (const id of (await bundle.registrantIndex()).ids) files[`registrant ${id} answered`] = (await bundle.registrantFields(id)) ?? 'none';
+  for (const id of await bundle.registrantColumn('ids')) files[`registrant ${id} answered`] = (await bundle.registrantFields(id)) ?? 'none';
   return files;
 }
 

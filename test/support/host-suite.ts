@@ -2,9 +2,10 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { BEHAVIOURS, type Behaviour, type Gaps } from '../../src/hosts/behaviours.ts';
 import { loadMap } from '../../src/built-folder.ts';
-import type { RewriteMap } from '../../src/plan/rewrite-map.ts';
+import { registrantsRoute, type RewriteMap } from '../../src/plan/rewrite-map.ts';
 import { caseBehaviours, isHeaderProblem } from './case-behaviours.ts';
-import { EXACT_SETS, STATIC_SETS, checkCase, loadCases, type Profile } from './conformance.ts';
+import { EXACT_SETS, STATIC_SETS, checkCase, loadCases, parseDetail, type Profile } from './conformance.ts';
+import { registrantStaticCases } from './registrant-static-cases.ts';
 import { BEHAVIOUR_PROBES, differences, expectedExchange, type Exchange } from './host-behaviours.ts';
 import { sendRaw } from './http.ts';
 import { tempFolder } from './temp-folder.ts';
@@ -96,6 +97,24 @@ export function hostSuite(driver: HostDriver, more?: (served: (set: string) => S
         const floor = driver.passesAtLeast?.[set];
         // Counted only when every case ran (not under `-t` picking a few).
         if (floor !== undefined && ran === cases.length) expect(passed, `${driver.name} passes ${passed} cases of ${set}`).toBeGreaterThanOrEqual(floor);
+      });
+    });
+
+    // Contract section 10 where only files are served; no shared static set has registrant cases.
+    describe.skipIf(driver.profile === 'exact')('the registrants list, unfiltered in ascending id (contract section 10)', () => {
+      it('answers every page spelling and format with the list\'s bytes, and anything else with a 400 naming the parameter', async () => {
+        const { host, map, dir } = running.get('synthetic-1k')!;
+        const last = registrantsRoute(map)!.page.last;
+        const problems: string[] = [];
+        for (const item of await registrantStaticCases(dir, last)) {
+          if (caseBehaviours(item).some((behaviour) => driver.gaps[behaviour] !== undefined)) continue; // a declared gap
+          const response = await sendRaw(host.url, item.method, item.target);
+          const body = response.body.toString('utf8');
+          if (response.status !== item.status) problems.push(`${item.target}: status ${response.status}, expected ${item.status}`);
+          else if (item.kind === 'detail400' && !(parseDetail(response.body) ?? '').includes(item.expected)) problems.push(`${item.target}: detail does not name ${item.expected}: ${body}`);
+          else if (item.kind === 'exact' && body !== item.expected) problems.push(`${item.target}: body differs`);
+        }
+        expect(problems).toEqual([]);
       });
     });
 

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadMap } from '../../src/built-folder.ts';
+import { createAnswerer } from '../../src/answer/answerer.ts';
+import { bundleFolderReader, loadMap } from '../../src/built-folder.ts';
 import { expectedExchange, type Exchange } from './host-behaviours.ts';
 
 /**
@@ -35,6 +36,8 @@ export interface TestUpstream {
 export async function startTestUpstream(dir: string, faultFor: FaultChooser = () => undefined): Promise<TestUpstream> {
   let folder = dir;
   let map = await loadMap(dir);
+  const answererOf = (root: string) => createAnswerer(bundleFolderReader(root), { cacheResults: false });
+  let answerer = answererOf(dir);
   const log: LoggedRequest[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const entry: LoggedRequest = {
@@ -61,10 +64,14 @@ export async function startTestUpstream(dir: string, faultFor: FaultChooser = ()
       setTimeout(() => request.socket.destroy(), 20);
       return;
     }
-    const answer = fault ?? honest();
-    entry.answered = answer.status;
-    response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-    response.end(answer.body ?? '');
+    // The registrants list answers as the live service does (contract section 10), orderings and all:
+    // the answerer over the served build's bundle (no host without code serves `-dt_updated`).
+    const answered = fault !== undefined || !isRegistrantsList(entry.target) ? Promise.resolve(fault ?? honest()) : answerer.answer(request.method ?? 'GET', entry.target);
+    void answered.then((answer) => {
+      entry.answered = answer.status;
+      response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+      response.end(answer.body ?? '');
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -74,6 +81,7 @@ export async function startTestUpstream(dir: string, faultFor: FaultChooser = ()
     async serve(next) {
       folder = next;
       map = await loadMap(next);
+      answerer = answererOf(next);
     },
     stop: () =>
       new Promise((resolve) => {
@@ -81,4 +89,9 @@ export async function startTestUpstream(dir: string, faultFor: FaultChooser = ()
         server.close(() => resolve());
       }),
   };
+}
+
+function isRegistrantsList(target: string): boolean {
+  const queryStart = target.indexOf('?');
+  return (queryStart < 0 ? target : target.slice(0, queryStart)) === '/api/v1/registrants/';
 }

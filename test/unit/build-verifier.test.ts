@@ -229,7 +229,7 @@ describe('the check made while writing', () => {
   it('shares the results one thread verified: no other thread parses them again, nor the record files they cover', () => {
     const map = JSON.parse(readFileSync(path.join(out, MAP_FILE), 'utf8')) as RewriteMap;
     const files = readFileSync(path.join(out, '_build/manifest.tsv'), 'utf8').split('\n').slice(1, -1).map((line) => line.split('\t')[0]!);
-    const pages = files.filter((file) => /\.json$/.test(file) && !/\/[0-9]+\//.test(file) && file.startsWith('api/')).map((file) => ({ file, ...partsOf(file) }));
+    const pages = files.filter((file) => /\.json$/.test(file) && !/\/[0-9]+\//.test(file) && file.startsWith('api/v1/clients/')).map((file) => ({ file, ...partsOf(file) }));
     const records = files.filter((file) => /^api\/v1\/(clients|registrants)\/[0-9]+\//.test(file)).map((file) => ({ file, body: readFileSync(path.join(out, file), 'utf8') }));
     expect(records).toHaveLength((60 + 4) * 3);
     const suffixes = options().formats.map(recordLinkSuffix);
@@ -279,7 +279,7 @@ describe('the check made while writing', () => {
     const suffixes = formats.map(recordLinkSuffix); // '/', '/?format=api', '/?format=json'
     /** Each page as the renderer hands it over (its head and clients' rows), taken apart from the file built. */
     const pages = files
-      .filter((file) => /\.json$/.test(file) && !/\/[0-9]+\//.test(file) && file.startsWith('api/'))
+      .filter((file) => /\.json$/.test(file) && !/\/[0-9]+\//.test(file) && file.startsWith('api/v1/clients/'))
       .map((file) => {
         const { body, head, results } = partsOf(file);
         const format = file.includes('format=api/') ? 1 : file.includes('format=json/') ? 2 : 0;

@@ -83,7 +83,7 @@ describe('errors', () => {
   });
 
   it('paths outside the API are Not found., whatever the method', () => {
-    for (const target of ['/', '/api/v1/', '/api/v1/registrants/', '/rewrite-map.json', '/api/v1/clients/index.json', '/api/v1/clients/format=api/page=2.json', '/api/v1/clients/44400/index.json', '/api/v1/clients/abc/']) {
+    for (const target of ['/', '/api/v1/', '/api/v1/filings/', '/rewrite-map.json', '/api/v1/clients/index.json', '/api/v1/clients/format=api/page=2.json', '/api/v1/clients/44400/index.json', '/api/v1/clients/abc/']) {
       expect(file(target)).toBe('404 {"detail":"Not found."}');
     }
     expect(get('/etc/passwd', 'DELETE').status).toBe(404);

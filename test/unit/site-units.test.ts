@@ -70,7 +70,7 @@ afterAll(() => {
 /** The files of a unit, by path, as the bytes' text. */
 function filesOf(unit: SiteUnit): Map<string, string> {
   const files = new Map<string, string>();
-  for (const file of unitFiles(store, map, formats, unit, { choices: { states: filterChoices('client_state')!, countries: filterChoices('client_country')! }, packs: { kind: 'new', starts: [0] } })) {
+  for (const file of unitFiles(store, map, formats, unit, { choices: { states: filterChoices('client_state')!, countries: filterChoices('client_country')! } })) {
     expect(files.has(file.path), file.path).toBe(false);
     files.set(file.path, file.body ?? (file.page === undefined ? new TextDecoder().decode(file.data) : assemblePage(listPageParts(file.page))));
   }
