@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { BUNDLE_FOLDER } from './bundle/bundle-manifest.ts';
+import { BUNDLE_FOLDER, BUNDLE_MANIFEST, type BundleManifest } from './bundle/bundle-manifest.ts';
 import type { ReadFile } from './bundle/query-bundle.ts';
 import { OptionsError } from './errors.ts';
 import { MAP_FILE, MAP_FORMAT, type RewriteMap } from './plan/rewrite-map.ts';
@@ -19,6 +19,19 @@ export async function loadMap(dir: string): Promise<RewriteMap> {
     throw new OptionsError(`${file} is in format "${map.format}", this program reads "${MAP_FORMAT}": rebuild the folder`);
   }
   return map;
+}
+
+/**
+ * The build's ETag, from its bundle manifest (what the answerer sends): a digest of every answer's
+ * content and headers, so the static answers, made from the same records and settings, change with
+ * it too. Undefined for a build without a bundle or an ETag.
+ */
+export async function loadBuildEtag(dir: string): Promise<string | undefined> {
+  try {
+    return (JSON.parse(await readFile(path.join(dir, BUNDLE_MANIFEST), 'utf8')) as BundleManifest).etag;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -40,7 +40,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   const server = createServer((request, response) => {
     const build = builds.current();
     try {
-      const answering = options.static ? answerFromFiles(dir, build.map, request, response) : answerFromBundle(build, request, response);
+      const answering = options.static ? answerFromFiles(dir, build, request, response) : answerFromBundle(build, request, response);
       answering?.catch((error: unknown) => answerInternalError(build.map, request, response, error));
     } catch (error) {
       answerInternalError(build.map, request, response, error);

@@ -1,12 +1,14 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { loadMap } from '../built-folder.ts';
+import { loadBuildEtag, loadMap } from '../built-folder.ts';
 import { MAP_FILE, type RewriteMap } from '../plan/rewrite-map.ts';
 
 /** The build a preview serves: its rewrite map, and the build folder the output pointed at when the map was read. */
 export interface ServedBuild {
   map: RewriteMap;
   folder: string;
+  /** The build's ETag (the bundle manifest's, as the answerer sends it); undefined for a build without one. */
+  etag?: string;
 }
 
 /**
@@ -16,7 +18,10 @@ export interface ServedBuild {
  */
 export async function watchBuild(dir: string): Promise<{ current(): ServedBuild; stop(): void }> {
   const file = path.join(dir, MAP_FILE);
-  const read = async (): Promise<ServedBuild> => ({ map: await loadMap(dir), folder: await realpath(dir) });
+  const read = async (): Promise<ServedBuild> => {
+    const folder = await realpath(dir);
+    return { map: await loadMap(dir), folder, etag: await loadBuildEtag(folder) };
+  };
   let build = await read();
   let stamp = await mapStamp(file);
   const timer = setInterval(() => {
@@ -35,3 +40,4 @@ async function mapStamp(file: string): Promise<string> {
   const info = await stat(file);
   return `${info.ino}:${info.mtimeMs}`;
 }
+
