@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { BUNDLE_FOLDER } from './bundle/bundle-manifest.ts';
+import { BUNDLE_FOLDER, BUNDLE_MANIFEST, type BundleManifest } from './bundle/bundle-manifest.ts';
+import { checkBundle } from './bundle/bundle-check.ts';
 import type { ReadFile } from './bundle/query-bundle.ts';
 import { OptionsError } from './errors.ts';
 import { MAP_FILE, MAP_FORMAT, type RewriteMap } from './plan/rewrite-map.ts';
@@ -22,6 +23,19 @@ export async function loadMap(dir: string): Promise<RewriteMap> {
 }
 
 /**
+ * The build's ETag, from its bundle manifest (what the answerer sends): a digest of every answer's
+ * content and headers, so the static answers, made from the same records and settings, change with
+ * it too. Undefined for a build without a bundle or an ETag.
+ */
+export async function loadBuildEtag(dir: string): Promise<string | undefined> {
+  try {
+    return (JSON.parse(await readFile(path.join(dir, BUNDLE_MANIFEST), 'utf8')) as BundleManifest).etag;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The query bundle of a built folder on disk, as the answerer reads it (the preview, the build's check
  * of a new bundle): a file of its bundle/, or undefined when there is no such file (ENOENT; ENOTDIR, a
  * name under a file), and never one outside it. Any other failure of the disk is thrown, naming the
@@ -40,4 +54,13 @@ export function bundleFolderReader(dir: string): ReadFile {
       throw new Error(`${resolved}: the query bundle's file cannot be read (${(error as Error).message})`, { cause: error });
     }
   };
+}
+
+/**
+ * Every file of a built folder's query bundle checked against the hash that names it
+ * (bundle/bundle-check.ts), as the preview does before it serves a build: a damaged or missing file
+ * throws, naming it.
+ */
+export async function checkBundleFolder(dir: string): Promise<void> {
+  await checkBundle(bundleFolderReader(dir));
 }

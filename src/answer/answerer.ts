@@ -175,8 +175,12 @@ function failure(error: BundleFileError): Reply {
  */
 function conditional(reply: Reply, etag: string, ifNoneMatch: string | undefined): Reply {
   const headers = { ...reply.headers, ETag: etag };
-  const matches = ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etag);
-  return matches ? { status: 304, headers, body: '' } : { ...reply, headers };
+  return namesEtag(ifNoneMatch, etag) ? { status: 304, headers, body: '' } : { ...reply, headers };
+}
+
+/** Whether an If-None-Match names the ETag (or is `*`): weak comparison, RFC 9110 13.1.2. */
+export function namesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  return ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etag);
 }
 
 type Route = { kind: 'list'; resource: ListResource } | { kind: 'client' | 'registrant'; id: string };

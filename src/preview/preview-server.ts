@@ -51,7 +51,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     // The answerer answers a target too long itself (answer/answerer.ts); the static answers, the same way.
     if (options.static && (request.url ?? '').length > MAX_TARGET_LENGTH) return sendBody(response, build.map, 414, jsonText({ detail: TARGET_TOO_LONG }));
     try {
-      const answering = options.static ? answerFromFiles(build.folder, build.map, request, response) : answerFromBundle(build, request, response);
+      const answering = options.static ? answerFromFiles(build.folder, build, request, response) : answerFromBundle(build, request, response);
       answering?.catch((error: unknown) => answerInternalError(build.map, request, response, error));
     } catch (error) {
       answerInternalError(build.map, request, response, error);

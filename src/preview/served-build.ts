@@ -1,13 +1,14 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { checkBundle } from '../bundle/bundle-check.ts';
-import { bundleFolderReader, loadMap } from '../built-folder.ts';
+import { checkBundleFolder, loadBuildEtag, loadMap } from '../built-folder.ts';
 import { MAP_FILE, type RewriteMap } from '../plan/rewrite-map.ts';
 
 /** The build a preview serves: its rewrite map, and the build folder the output pointed at when the map was read. */
 export interface ServedBuild {
   map: RewriteMap;
   folder: string;
+  /** The build's ETag (the bundle manifest's, as the answerer sends it); undefined for a build without one. */
+  etag?: string;
 }
 
 /** How often a preview looks for a new build: it answers from it within about this long after the switch, plus the check. */
@@ -29,8 +30,8 @@ export async function watchBuild(
   const read = async (): Promise<ServedBuild> => {
     const folder = await realpath(dir);
     const map = await loadMap(folder);
-    if (options.checked) await checkBundle(bundleFolderReader(folder));
-    return { map, folder };
+    if (options.checked) await checkBundleFolder(folder);
+    return { map, folder, etag: await loadBuildEtag(folder) };
   };
   let build = await read();
   let stamp = await buildStamp(dir);

@@ -1,9 +1,11 @@
 import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import path from 'node:path';
 import serveHandler from 'serve-handler';
+import { namesEtag } from '../answer/answerer.ts';
 import type { RewriteMap } from '../plan/rewrite-map.ts';
 import { resolveRequest, type Answer } from '../routing/resolve-request.ts';
 import { readFileBody, type FileBody } from './file-body.ts';
+import type { ServedBuild } from './served-build.ts';
 
 /**
  * Answers a request as a host without code does (contract sections 3, 6 and 8, `preview --static`):
@@ -11,7 +13,7 @@ import { readFileBody, type FileBody } from './file-body.ts';
  * answered before returning, without a promise and a microtask per request: a list page costs the
  * preview tens of microseconds of one core, and these were a few of them.
  */
-export function answerFromFiles(dir: string, map: RewriteMap, request: IncomingMessage, response: ServerResponse): Promise<void> | undefined {
+export function answerFromFiles(dir: string, { map, etag }: ServedBuild, request: IncomingMessage, response: ServerResponse): Promise<void> | undefined {
   if (request.method === 'OPTIONS' && map.preflight !== undefined) {
     // With --cors, a preflight on any path: before the router, whose method step would answer 405.
     response.writeHead(map.preflight.status, map.preflight.headers);
@@ -38,7 +40,14 @@ export function answerFromFiles(dir: string, map: RewriteMap, request: IncomingM
     sendBody(response, map, resolved.missing.status, resolved.missing.body);
     return;
   }
-  response.writeHead(200, fileHeaders(map, body));
+  if (etag !== undefined && namesEtag(request.headers['if-none-match'], etag)) {
+    // The build's ETag, as the answerer sends it: the client's copy is this build's.
+    body.release();
+    response.writeHead(304, { ...map.headers, ETag: etag });
+    response.end();
+    return;
+  }
+  response.writeHead(200, fileHeaders(map, body, etag));
   // For HEAD, node:http sends the head alone. The body's memory is reused once the socket is done with it.
   response.end(body.data, body.release);
 }
@@ -54,10 +63,10 @@ export function answerInternalError(map: RewriteMap, request: IncomingMessage, r
  * flat list of names and values, prepared once per map, so that a request only fills in its length
  * and date (node:http reads a list as it reads an object, without the object to build and walk).
  */
-function fileHeaders(map: RewriteMap, body: FileBody): OutgoingHttpHeader[] {
+function fileHeaders(map: RewriteMap, body: FileBody, etag: string | undefined): OutgoingHttpHeader[] {
   let head = fileHeads.get(map);
-  if (head === undefined) {
-    head = fileHead(map);
+  if (head === undefined || head.etag !== etag) {
+    head = fileHead(map, etag);
     fileHeads.set(map, head);
   }
   const headers = head.list.slice();
@@ -71,15 +80,22 @@ interface FileHead {
   /** Where the length and the date go in `list`; -1 where the map's own header took the place. */
   lengthAt: number;
   modifiedAt: number;
+  etag: string | undefined;
 }
 
 const fileHeads = new WeakMap<RewriteMap, FileHead>();
 
-function fileHead(map: RewriteMap): FileHead {
-  const merged: Record<string, OutgoingHttpHeader> = { 'Content-Length': 0, 'Accept-Ranges': 'bytes', 'Last-Modified': '', ...map.headers };
+function fileHead(map: RewriteMap, etag: string | undefined): FileHead {
+  const merged: Record<string, OutgoingHttpHeader> = {
+    'Content-Length': 0,
+    'Accept-Ranges': 'bytes',
+    'Last-Modified': '',
+    ...map.headers,
+    ...(etag === undefined ? {} : { ETag: etag }),
+  };
   const names = Object.keys(merged);
   const valueAt = (name: string) => (Object.hasOwn(map.headers, name) ? -1 : 2 * names.indexOf(name) + 1);
-  return { list: names.flatMap((name) => [name, merged[name]!]), lengthAt: valueAt('Content-Length'), modifiedAt: valueAt('Last-Modified') };
+  return { list: names.flatMap((name) => [name, merged[name]!]), lengthAt: valueAt('Content-Length'), modifiedAt: valueAt('Last-Modified'), etag };
 }
 
 /** Last-Modified by the second: a build writes its files within minutes, and formatting a date is not free. */

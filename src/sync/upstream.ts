@@ -50,7 +50,8 @@ export class Upstream {
   /** Requests sent, retries included. */
   requests = 0;
   retries = 0;
-  private movedTold = false;
+  /** Whether a move was told, shared by the service's lists: one warning a sync, not one a list. */
+  private readonly moved: { told: boolean };
 
   constructor(
     private readonly options: UpstreamOptions,
@@ -59,14 +60,16 @@ export class Upstream {
     listPath = '/api/v1/clients/',
     /** Shared with another list's walk, so that both keep within one rate. */
     limiter?: RateLimiter,
+    moved?: { told: boolean },
   ) {
     this.limiter = limiter ?? new RateLimiter(options.rate, clock);
+    this.moved = moved ?? { told: false };
     this.listUrl = `${options.upstream.replace(/\/+$/, '')}${listPath}`;
   }
 
-  /** The same service's other list, within the same rate. */
+  /** The same service's other list, within the same rate (and told of a move once for both). */
   list(listPath: string): Upstream {
-    return new Upstream(this.options, this.clock, listPath, this.limiter);
+    return new Upstream(this.options, this.clock, listPath, this.limiter, this.moved);
   }
 
   /** Page `page` of the list in `ordering` ('' for the service's default, ascending id). */
@@ -120,10 +123,10 @@ export class Upstream {
   }
 
   private tellMoved(url: string, headers: Headers): void {
-    if (this.movedTold || this.options.onMoved === undefined) return;
+    if (this.moved.told || this.options.onMoved === undefined) return;
     const notice = movedNotice(url, headers);
     if (notice === undefined) return;
-    this.movedTold = true;
+    this.moved.told = true;
     this.options.onMoved(notice);
   }
 

@@ -4,15 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../src/build.ts';
 import { BUNDLE_MANIFEST, type BundleManifest } from '../../src/bundle/bundle-manifest.ts';
 import { resolveBuildOptions } from '../../src/config.ts';
+import { apache } from '../../src/hosts/apache/apache.ts';
 import { caddy } from '../../src/hosts/caddy/caddy.ts';
+import { cloudfront } from '../../src/hosts/cloudfront/cloudfront.ts';
 import { netlifyEdge } from '../../src/hosts/netlify-edge/netlify-edge.ts';
 import { nginx } from '../../src/hosts/nginx/nginx.ts';
 import { vercelEdge } from '../../src/hosts/vercel-edge/vercel-edge.ts';
 import { DEFAULT_CACHE_CONTROL } from '../../src/contract.ts';
+import { MAP_FILE, type RewriteMap } from '../../src/plan/rewrite-map.ts';
 import { startPreview } from '../../src/preview/preview-server.ts';
 import { startWorkerdPreview } from '../../src/preview/workerd-preview.ts';
+import { APACHE_BINARY, startApache } from '../support/apache-server.ts';
+import { associatedStore, loadFunction, readCloudFrontFiles, sendThroughCloudFront } from '../support/cloudfront-runtime.ts';
 import { CONFORMANCE_BASE_URL, setFolder } from '../support/conformance.ts';
 import { emitHost } from '../support/emit-host.ts';
+import { serveExchanges } from '../support/exchange-server.ts';
 import type { RunningHost } from '../support/host-suite.ts';
 import { sendRaw } from '../support/http.ts';
 import { startSite } from '../support/netlify-edge-site.ts';
@@ -39,6 +45,14 @@ interface CorsHost {
   start(dir: string, scratch: string): Promise<RunningHost>;
 }
 
+/** The CloudFront Function in its emulated runtime, with S3 behind it, as test/hosts/cloudfront.test.ts runs it. */
+async function startCloudFront(dir: string, scratch: string): Promise<RunningHost> {
+  const files = readCloudFrontFiles(emitHost(cloudfront, dir, scratch));
+  const handler = loadFunction(files.code, associatedStore(files));
+  const server = await serveExchanges((probe) => sendThroughCloudFront(files, handler, dir, probe));
+  return { url: server.url, stop: () => server.stop() };
+}
+
 /** A preview as the host suite runs a host. */
 const stoppable = async (started: Promise<{ url: string; close(): Promise<void> }>): Promise<RunningHost> => {
   const preview = await started;
@@ -47,19 +61,28 @@ const stoppable = async (started: Promise<{ url: string; close(): Promise<void> 
 
 const HOSTS: CorsHost[] = [
   { name: 'preview', etag: 'build', start: (dir) => stoppable(startPreview({ dir, port: 0 })) },
-  { name: 'preview --static', etag: 'none', start: (dir) => stoppable(startPreview({ dir, port: 0, static: true })) },
+  { name: 'preview --static', etag: 'build', start: (dir) => stoppable(startPreview({ dir, port: 0, static: true })) },
   { name: 'workerd (Cloudflare Worker)', etag: 'build', start: (dir) => stoppable(startWorkerdPreview({ dir, port: 0 })) },
   { name: 'Deno (Netlify Edge Function)', etag: 'build', start: (dir, scratch) => startSite(emitHost(netlifyEdge, dir, scratch)) },
   { name: 'edge-runtime (Vercel Middleware)', etag: 'build', start: (dir, scratch) => startVercelProject(emitHost(vercelEdge, dir, scratch)) },
   { name: 'nginx', etag: 'file', start: realServerDriver(nginx, 'nginx', startNginx).start },
   { name: 'caddy', etag: 'file', start: realServerDriver(caddy, 'caddy', startCaddy).start },
+  { name: 'apache', etag: 'file', start: realServerDriver(apache, APACHE_BINARY, startApache).start },
+  // The emulation serves S3's files without S3's ETag: that one is S3's own, not the function's.
+  { name: 'cloudfront (function and S3, emulated)', etag: 'none', start: startCloudFront },
 ];
+
+/** Headers a server adds to any answer of its own (the connection, the date, its name), beside what the build decides. */
+const SERVER_HEADERS = new Set(['connection', 'keep-alive', 'date', 'server', 'content-length', 'transfer-encoding']);
+
+let preflight: NonNullable<RewriteMap['preflight']>;
 
 let etag: string;
 
 beforeAll(async () => {
   await build(resolveBuildOptions({ input: [path.join(setFolder('lda-real'), 'input.ndjson')], out: site, baseUrl: CONFORMANCE_BASE_URL, cors: '*' }));
   etag = (JSON.parse(readFileSync(path.join(site, BUNDLE_MANIFEST), 'utf8')) as BundleManifest).etag!;
+  preflight = (JSON.parse(readFileSync(path.join(site, MAP_FILE), 'utf8')) as RewriteMap).preflight!;
 }, 120_000);
 afterAll(() => temp.remove());
 
@@ -79,6 +102,10 @@ describe.each(HOSTS.map((host) => [host.name, host] as const))("a build with --c
       expect(response.headers['access-control-allow-methods']).toBe('GET, HEAD, OPTIONS');
       expect(response.headers['access-control-allow-headers']).toMatch(/\bAuthorization\b/);
       expect(response.body.length).toBe(0);
+      // Exactly the preflight's headers: none of an answer's (Content-Type, Allow, Vary).
+      const sent = Object.entries(response.headers).filter(([name]) => !SERVER_HEADERS.has(name));
+      const expected = Object.entries(preflight.headers).map(([name, value]) => [name.toLowerCase(), value]);
+      expect(Object.fromEntries(sent), target).toEqual(Object.fromEntries(expected));
     }
   });
 
@@ -93,7 +120,7 @@ describe.each(HOSTS.map((host) => [host.name, host] as const))("a build with --c
     expect(missing.headers['access-control-allow-origin']).toBe('*');
   });
 
-  // `preview --static` stands for a host without code and sends no ETag (docs/hosts.md).
+  // The emulated CloudFront sends no ETag: S3's own is not emulated (docs/hosts.md).
   it.skipIf(host.etag === 'none')(host.etag === 'build' ? "sends the build's ETag, and 304 for it" : 'sends an ETag of its own for a file, and 304 for it', async () => {
     const target = '/api/v1/clients/44400/';
     const first = await sendRaw(running.url, 'GET', target);

@@ -42,8 +42,8 @@ const ALLOWED: Record<string, string[]> = {
   // What a build knows of the one before it: its files (a table of the store, read in a thread of its own from its manifest) and its bundle's packs.
   previous: ['store', 'write', 'worker-thread', 'bundle', 'render'],
   write: ['plan', 'store', 'config'],
-  // The preview in workerd runs the Worker that the Cloudflare host emits; each build's bundle is checked before it is served.
-  preview: ['routing', 'plan', 'built-folder', 'answer', 'hosts', 'bundle'],
+  // The preview in workerd runs the Worker that the Cloudflare host emits; each build's bundle is checked before it is served (built-folder.ts).
+  preview: ['routing', 'plan', 'built-folder', 'answer', 'hosts'],
   // Hosts that run code bundle the router (routing) or, where they answer by section 9, the answerer and its bundle's layout.
   hosts: ['plan', 'routing', 'answer', 'bundle'],
   // A full sync's progress line says the time left (report/time-left.ts).

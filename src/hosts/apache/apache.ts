@@ -58,7 +58,7 @@ function apacheSite({ map, dir, listen }: HostTarget): string {
     '    # Every answer is JSON with the API headers, errors and redirects included; no charset.',
     '    AddDefaultCharset Off',
     '    AddType application/json .json',
-    ...Object.entries(map.headers).map(([name, value]) => `    Header always set ${headerName(name)} ${quote(headerValue(value))}`),
+    ...answerHeaders(map),
     '    # TRACE is a method like any other here (405); with it off, Apache lists no methods of its own.',
     '    TraceEnable Off',
     '    # Encoded slashes are decoded like any other character, then runs of / read as one.',
@@ -70,6 +70,7 @@ function apacheSite({ map, dir, listen }: HostTarget): string {
     `    RewriteMap ${UNESCAPE_MAP} int:unescape`,
     ...Object.entries(MACHINE_MAPS).map(([name, internal]) => `    RewriteMap ${name} int:${internal}`),
     '',
+    ...preflightRule(map),
     "    # The ErrorDocument's internal redirect: the error file the rules chose (Apache's own errors: not found).",
     '    RewriteCond %{ENV:REDIRECT_STATUS} .',
     `    RewriteCond %{ENV:REDIRECT_${V}ERROR} ^(.+)$`,
@@ -87,6 +88,40 @@ function apacheSite({ map, dir, listen }: HostTarget): string {
     '',
   ];
   return lines.join('\n');
+}
+
+/** Tests the method in a `Header` condition. */
+const IS_PREFLIGHT = "%{REQUEST_METHOD} == 'OPTIONS'";
+
+/**
+ * The map's headers on every answer. With --cors, a preflight gets its own headers instead, and
+ * only them: each set is conditioned on the method (every `OPTIONS` is then a preflight).
+ */
+function answerHeaders(map: RewriteMap): string[] {
+  const set = (headers: Record<string, string>, condition?: string) =>
+    Object.entries(headers).map(
+      ([name, value]) => `    Header always set ${headerName(name)} ${quote(headerValue(value))}${condition === undefined ? '' : ` ${quote(`expr=${condition}`)}`}`,
+    );
+  if (map.preflight === undefined) return set(map.headers);
+  return [
+    ...set(map.headers, `!(${IS_PREFLIGHT})`),
+    '    # --cors: a preflight (OPTIONS, a 204 from the rules) carries what a page may do, and nothing else.',
+    ...set(map.preflight.headers, IS_PREFLIGHT),
+  ];
+}
+
+/**
+ * With --cors, `OPTIONS` on any path is the preflight's 204, before any route (a route's method step
+ * would answer 405). Apache sends a 204 from `R=` without a body or an ErrorDocument.
+ */
+function preflightRule(map: RewriteMap): string[] {
+  if (map.preflight === undefined) return [];
+  return [
+    '    # --cors: a preflight on any path answers 204 with what a page may do, before any route.',
+    '    RewriteCond %{REQUEST_METHOD} =OPTIONS',
+    `    RewriteRule ^ - [R=${map.preflight.status},L]`,
+    '',
+  ];
 }
 
 /** The machine that reads filter values beyond one pattern (./value-machine.ts), first so that its rounds are short. */

@@ -78,6 +78,10 @@ function preflightHandler(map: HostTarget['map']): string[] {
   return [
     '\t\t# --cors: a preflight on any path answers 204 with what a page may do, before any route.',
     `\t\thandle @${V}preflight {`,
+    // Only the preflight's headers: the answers' others, set above for every request, are taken off.
+    ...Object.keys(map.headers)
+      .filter((name) => !Object.hasOwn(map.preflight!.headers, name))
+      .map((name) => `\t\t\theader -${name}`),
     ...Object.entries(map.preflight.headers).map(([name, value]) => `\t\t\theader ${name} ${quote(escapeBraces(value))}`),
     `\t\t\trespond ${map.preflight.status}`,
     '\t\t}',

@@ -77,6 +77,8 @@ export function routeRequest(request: ViewerRequest, found: Found): Round {
   const text = storedMap(found);
   if (typeof text !== 'string') return { need: text };
   const map = JSON.parse(text) as RewriteMap;
+  // With --cors, a preflight on any path: before the router, whose method step would answer 405.
+  if (request.method === 'OPTIONS' && map.preflight) return { answer: { statusCode: map.preflight.status, headers: headersOf(map.preflight.headers) } };
   const target = request.uri + querySuffix(request);
   const lookups = filterLookups(map, target);
   const need = lookups.map((lookup) => lookup.key).filter((key) => !Object.hasOwn(found, key));
@@ -95,7 +97,7 @@ export function routeRequest(request: ViewerRequest, found: Found): Round {
     request.querystring = {};
     return { answer: request };
   }
-  const headers = headersOf(map);
+  const headers = headersOf(map.headers);
   if (answer.kind === 'redirect') {
     headers['location'] = { value: answer.location };
     return { answer: { statusCode: answer.status, headers } };
@@ -163,12 +165,12 @@ function hasLists(stored: string | null): boolean {
 }
 
 function fixedAnswer(map: RewriteMap, answer: ErrorAnswer): FunctionResponse {
-  return { statusCode: answer.status, headers: headersOf(map), body: { encoding: 'text', data: answer.body } };
+  return { statusCode: answer.status, headers: headersOf(map.headers), body: { encoding: 'text', data: answer.body } };
 }
 
-function headersOf(map: RewriteMap): Record<string, { value: string }> {
+function headersOf(given: Record<string, string>): Record<string, { value: string }> {
   const headers: Record<string, { value: string }> = {};
-  for (const name in map.headers) headers[name.toLowerCase()] = { value: map.headers[name]! };
+  for (const name in given) headers[name.toLowerCase()] = { value: given[name]! };
   return headers;
 }
 
