@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
@@ -142,7 +142,7 @@ describe('npm run build', () => {
     expect(existsSync(path.join(mine, 'thesis.txt'))).toBe(true);
   });
 
-  it('a second build replaces the first and removes it, from a process of its own', async () => {
+  it('a second build replaces the first and keeps it as the previous build (for readers still on it), from a process of its own', async () => {
     const next = path.join(temp.path, 'next.ndjson');
     writeFileSync(next, ndjson([clientRecord(1), clientRecord(2)]));
     const result = runCli(['build', '--input', next, '--out', out, '--base-url', 'https://mirror.example.org']);
@@ -151,7 +151,10 @@ describe('npm run build', () => {
     expect(after.link).not.toBe(before.link);
     expect(Object.keys(after.files)).not.toContain('api/v1/clients/3/index.json');
     await backgroundRemovalsDone(path.dirname(out));
-    expect(readdirSync(path.dirname(out)).sort()).toEqual(['out', after.link, '.out.lock.sqlite'].sort());
+    // The first build stays until the next switch, named by .out.previous, so that a preview still
+    // reading it never finds a file gone; the build before it would be removed.
+    expect(readdirSync(path.dirname(out)).sort()).toEqual(['out', after.link, before.link, '.out.previous', '.out.lock.sqlite'].sort());
+    expect(path.basename(readlinkSync(path.join(path.dirname(out), '.out.previous')))).toBe(before.link);
   });
 
   it('--skip-invalid builds the valid records and lists what it skipped; records in are records out', () => {

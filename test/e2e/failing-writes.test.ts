@@ -53,6 +53,8 @@ describe('failing writes', () => {
   it('the next build after the failures succeeds', async () => {
     const summary = await build(options());
     expect(summary.clients).toBe(81);
-    expect(readdirSync(path.dirname(out)).length).toBe(3); // the output, its build, the lock
+    // The output, its build, the previous build kept for its readers and the link naming it, the lock.
+    expect(readdirSync(path.dirname(out)).length).toBe(5);
+    expect(readdirSync(path.dirname(out))).toContain('.out.previous');
   });
 });
