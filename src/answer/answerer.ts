@@ -5,10 +5,9 @@ import { QueryBundle, type ReadFile } from '../bundle/query-bundle.ts';
 import { formatSuffix, registrantBody } from '../render/bodies.ts';
 import { MAX_QUERY_FIELDS, lastValues, queryFieldCount, queryPairs } from '../routing/query-pairs.ts';
 import { matchPath, normalizePath, splitTarget } from '../routing/resolve-request.ts';
-import type { OrderedClients } from './client-order.ts';
 import { readFilters } from './filter-form.ts';
 import { clientText, listPage } from './list-answer.ts';
-import { LIST_ENGINES } from './list-engines.ts';
+import { LIST_ENGINES, type OrderedRecords } from './list-engines.ts';
 import { LIST_RESOURCES, type ListResource } from './list-resource.ts';
 import { orderingTerms } from './ordering-terms.ts';
 import { ResultCache } from './result-cache.ts';
@@ -85,7 +84,7 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
       .finally(() => (reopening = undefined)));
 
   function newResults() {
-    return new ResultCache<OrderedClients>(options.cacheResults === false ? 0 : undefined);
+    return new ResultCache<OrderedRecords>(options.cacheResults === false ? 0 : undefined);
   }
 
   return {
@@ -96,12 +95,12 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
       // The manifest first: the headers of every answer, errors included, are the build's.
       const found = await open();
       try {
-        return await answerWith(found, method, target, conditions);
+        return await answerWith(found.forAnswer(), method, target, conditions);
       } catch (error) {
         if (!(error instanceof BundleFileError)) throw error;
         const newer = error.problem === 'missing' ? await reopen(found).catch(() => undefined) : undefined;
         if (newer === undefined) return failure(error);
-        return answerWith(newer, method, target, conditions).catch((again: unknown) => {
+        return answerWith(newer.forAnswer(), method, target, conditions).catch((again: unknown) => {
           if (again instanceof BundleFileError) return failure(again);
           throw again;
         });
@@ -147,13 +146,11 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
     const terms = orderingTerms(values.get('ordering'), resource.orderings);
     const engine = LIST_ENGINES[resource.kind];
     const key = JSON.stringify([resource.kind, filters.criteria, terms], (_, value: unknown) => (value instanceof Uint8Array ? Array.from(value) : value));
-    let records = results.get(key);
-    if (records === undefined) {
-      records = await engine.ordered(found, filters.criteria, terms, pause);
-      // Four bytes a record: an order's global indexes.
-      results.set(key, records, 4 * records.count);
-    }
-    return listPage(found, records, pairs, values, { path: resource.path, text: engine.text });
+    const records = results.get(key) ?? (await engine.ordered(found, filters.criteria, terms, pause));
+    const body = await listPage(found, records, pairs, values, { path: resource.path, text: engine.text });
+    // Kept (again) once the page is read: an order read page by page weighs what it has read so far.
+    results.set(key, records, records.bytes);
+    return body;
   }
 }
 

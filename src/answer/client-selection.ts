@@ -1,17 +1,18 @@
-import type { IndexSegment, CodeField } from '../bundle/index-segment.ts';
+import type { ValueField } from '../bundle/key-index.ts';
 import type { QueryBundle } from '../bundle/query-bundle.ts';
 import type { TextList } from '../bundle/text-list.ts';
-import { TRIGRAM } from '../bundle/search-text.ts';
 import type { ClientCriteria } from './filter-form.ts';
+import { clientsWithValue, namesHolding as segmentNamesHolding } from './key-search.ts';
 import { namesHolding } from './name-search.ts';
-import { scratchInt32 } from '../bundle/scratch-arrays.ts';
 
 /**
  * The clients that match every criterion (contract section 9), as their global indexes ascending (id
- * order); `undefined` when no criterion is given: every client. Segment by segment: the names first
- * when searched (the trigram index narrows them), then each column compared.
+ * order); `undefined` when no criterion is given: every client. Segment by segment, each criterion is
+ * a list read from the segment's key index (bundle/key-index.ts: only the fragments holding the keys
+ * asked for), and the lists are intersected: no name, column or client is read that the request does
+ * not name.
  *
- * `pause` is called between segments, so that a long search lets the server answer others meanwhile.
+ * `pause` is called once the lists are read, so that a server answers others before this one's pages.
  */
 export async function selectClients(bundle: QueryBundle, criteria: ClientCriteria, pause: () => Promise<void>): Promise<Int32Array | undefined> {
   if (Object.keys(criteria).length === 0) return undefined;
@@ -24,75 +25,84 @@ export async function selectClients(bundle: QueryBundle, criteria: ClientCriteri
     if (Object.keys(criteria).length === 1) return Int32Array.of(only);
   }
   const registrants = criteria.registrantName === undefined ? undefined : registrantsNamed(await bundle.registrantIndex(), criteria.registrantName);
-  if (registrants?.size === 0) return EMPTY;
-  // Each segment's matches as global indexes, joined at the end: an array of every client for each
-  // search would be half a megabyte at the registry's size, mostly unused.
-  const parts: Int32Array[] = [];
-  let count = 0;
-  for (const segment of await bundle.segments()) {
-    if (only !== undefined && (only < segment.start || only >= segment.start + segment.count)) continue;
-    const found = matchSegment(segment, criteria, registrants, only === undefined ? undefined : only - segment.start);
-    const part = new Int32Array(found.length);
-    for (let i = 0; i < found.length; i++) part[i] = segment.start + found[i]!;
-    parts.push(part);
-    count += part.length;
-    await pause();
-  }
-  const matched = new Int32Array(count);
-  let at = 0;
-  for (const part of parts) {
-    matched.set(part, at);
-    at += part.length;
-  }
-  return matched;
+  if (registrants?.length === 0) return EMPTY;
+  // Every segment at once: at the edge each fragment is a request of its own, and they need not wait on each other.
+  const { segments } = bundle.manifest;
+  const parts = await Promise.all(
+    segments.map(async (segment, s) => {
+      if (only !== undefined && (only < segment.start || only >= segment.start + segment.count)) return EMPTY;
+      const found = await matchSegment(bundle, s, criteria, registrants, only === undefined ? undefined : only - segment.start);
+      const part = new Int32Array(found.length);
+      for (let i = 0; i < found.length; i++) part[i] = segment.start + found[i]!;
+      return part;
+    }),
+  );
+  await pause();
+  return concat(parts);
 }
 
 const EMPTY = new Int32Array(0);
 
-const CODES: readonly [keyof ClientCriteria, CodeField][] = [
+const VALUES: readonly [keyof ClientCriteria, ValueField][] = [
   ['state', 'state'],
   ['country', 'country'],
   ['ppbState', 'ppbState'],
   ['ppbCountry', 'ppbCountry'],
+  ['registrantId', 'registrant'],
 ];
 
-/** The local indexes of a segment's clients that match, ascending; valid until the next segment's. */
-function matchSegment(segment: IndexSegment, criteria: ClientCriteria, registrants: Set<number> | undefined, only: number | undefined): ArrayLike<number> {
-  let candidates: ArrayLike<number> | undefined = only === undefined ? undefined : [only];
-  const name = criteria.clientName;
-  if (name !== undefined) candidates = namesHolding(segment.names, name, candidates ?? (name.length >= TRIGRAM ? segment.trigramCandidates(name) : undefined));
-  const tests: ((local: number) => boolean)[] = [];
-  for (const [key, field] of CODES) {
-    const value = criteria[key] as string | undefined;
-    if (value === undefined) continue;
-    const code = segment.codeIndex(field, value);
-    if (code < 0) return [];
-    const column = segment.codes[field];
-    tests.push((local) => column[local] === code);
+/** The local indexes of a segment's clients that match, ascending: each criterion's list, read in parallel, intersected. */
+async function matchSegment(bundle: QueryBundle, s: number, criteria: ClientCriteria, registrants: number[] | undefined, only: number | undefined): Promise<Int32Array> {
+  const fragmentOf = (key: string) => bundle.keyFragment(s, key);
+  const lists: Promise<Int32Array>[] = [];
+  if (only !== undefined) lists.push(Promise.resolve(Int32Array.of(only)));
+  if (criteria.clientName !== undefined) lists.push(segmentNamesHolding(fragmentOf, criteria.clientName, bundle.manifest.segments[s]!.maxNameBytes));
+  for (const [key, field] of VALUES) {
+    const value = criteria[key] as string | number | undefined;
+    if (value !== undefined) lists.push(clientsWithValue(fragmentOf, field, value));
   }
-  const registrantId = criteria.registrantId;
-  if (registrantId !== undefined && registrantId !== null) tests.push((local) => segment.registrant[local] === registrantId);
-  if (registrants !== undefined) tests.push((local) => registrants.has(segment.registrant[local]!));
-  if (tests.length === 0) return candidates ?? everyIndex(segment.count);
-  // In a scratch array (scratch-arrays.ts): the caller copies what it keeps before the next segment.
-  const kept = scratchInt32('kept', candidates?.length ?? segment.count);
-  let count = 0;
-  const consider = (local: number) => {
-    for (const test of tests) if (!test(local)) return;
-    kept[count++] = local;
-  };
-  if (candidates === undefined) for (let local = 0; local < segment.count; local++) consider(local);
-  else for (let i = 0; i < candidates.length; i++) consider(candidates[i]!);
-  return kept.subarray(0, count);
+  if (registrants !== undefined) lists.push(Promise.all(registrants.map((id) => clientsWithValue(fragmentOf, 'registrant', id))).then(union));
+  const found = await Promise.all(lists);
+  found.sort((a, b) => a.length - b.length);
+  let result = found[0]!;
+  for (let i = 1; i < found.length && result.length > 0; i++) result = intersect(result, found[i]!);
+  return result;
 }
 
-function everyIndex(count: number): Int32Array {
-  const all = new Int32Array(count);
-  for (let i = 0; i < count; i++) all[i] = i;
+/** The entries of `a` also in `b` (both ascending). */
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let n = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] === b[j]) {
+      out[n++] = a[i]!;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return out.subarray(0, n);
+}
+
+/** Ascending lists that do not overlap (a client has one registrant) joined, ascending. */
+function union(lists: Int32Array[]): Int32Array {
+  return concat(lists).sort();
+}
+
+/** Lists joined end to end. */
+function concat(lists: Int32Array[]): Int32Array {
+  let total = 0;
+  for (const list of lists) total += list.length;
+  const all = new Int32Array(total);
+  let at = 0;
+  for (const list of lists) {
+    all.set(list, at);
+    at += list.length;
+  }
   return all;
 }
 
 /** The ids of the registrants whose name holds `pattern`. */
-function registrantsNamed(index: { ids: Float64Array; names: TextList }, pattern: Uint8Array): Set<number> {
-  return new Set(namesHolding(index.names, pattern).map((at) => index.ids[at]!));
+function registrantsNamed(index: { ids: Float64Array; names: TextList }, pattern: Uint8Array): number[] {
+  return Array.from(namesHolding(index.names, pattern), (at) => index.ids[at]!);
 }

@@ -4,7 +4,12 @@ import type { QueryBundle } from '../bundle/query-bundle.ts';
 import { assemblePage, clientBody, formatSuffix, pageHead } from '../render/bodies.ts';
 import { linkJson } from '../render/links.ts';
 import { pythonInt } from '../routing/python-text.ts';
-import type { OrderedClients } from './client-order.ts';
+
+/** A list's records in the order asked: how many, and those at places `from` to `to` (exclusive), read as needed. */
+export interface PagedRecords {
+  readonly count: number;
+  slice(from: number, to: number): number[] | Promise<number[]>;
+}
 
 /**
  * A page of a list (clients or registrants: `list` gives its path and how a record's body is made) as Django REST Framework's PageNumberPagination answers it (contract section 9):
@@ -16,7 +21,7 @@ import type { OrderedClients } from './client-order.ts';
  */
 export async function listPage(
   bundle: QueryBundle,
-  clients: OrderedClients,
+  clients: PagedRecords,
   pairs: readonly (readonly [string, string])[],
   values: ReadonlyMap<string, string>,
   list: { path: string; text: (bundle: QueryBundle, index: number, base: string, suffix: string) => Promise<string> } = { path: LIST_PATH, text: clientText },
@@ -29,7 +34,7 @@ export async function listPage(
   const base = jsonStringContent(baseUrl);
   const suffix = jsonStringContent(formatSuffix(values.get('format') ?? ''));
   // Read in parallel: at the edge each chunk a page needs is a request of its own.
-  const results = await Promise.all(clients.slice((page - 1) * size, page * size).map((index) => list.text(bundle, index, base, suffix)));
+  const results = await Promise.all((await clients.slice((page - 1) * size, page * size)).map((index) => list.text(bundle, index, base, suffix)));
   return assemblePage({ head: pageHead(clients.count, linkJson(baseUrl, pairs, page + 1, last, list.path), linkJson(baseUrl, pairs, page - 1, last, list.path)), results });
 }
 
@@ -55,7 +60,8 @@ function pageNumber(value: string | undefined, last: number): number | undefined
 export async function clientText(bundle: QueryBundle, index: number, base: string, suffix: string): Promise<string> {
   const { chunk, at } = await bundle.clientAt(index);
   const registrantId = chunk.registrants![at]!;
-  const registrantFields = await bundle.registrantFields(registrantId);
-  if (registrantFields === undefined) throw new Error(`the query bundle has no registrant ${registrantId} for client ${chunk.ids[at]}`);
-  return clientBody(base, suffix, { id: chunk.ids[at]!, fields: chunk.text(at), registrantId, registrantFields });
+  // The registrant's text is in the client's chunk: a page reads its clients' chunks and nothing else.
+  const registrant = chunk.embedded?.find(registrantId) ?? -1;
+  if (registrant < 0) throw new Error(`the query bundle has no registrant ${registrantId} beside client ${chunk.ids[at]}`);
+  return clientBody(base, suffix, { id: chunk.ids[at]!, fields: chunk.text(at), registrantId, registrantFields: chunk.embedded!.text(registrant) });
 }

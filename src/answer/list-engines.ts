@@ -1,30 +1,55 @@
 import type { QueryBundle } from '../bundle/query-bundle.ts';
-import { orderClients, type OrderedClients } from './client-order.ts';
 import { selectClients } from './client-selection.ts';
 import type { Criteria } from './filter-form.ts';
-import { clientText } from './list-answer.ts';
+import { orderAll, orderSelected, type OrderFragments } from './fragment-order.ts';
+import { clientText, type PagedRecords } from './list-answer.ts';
 import type { RecordKind } from './list-resource.ts';
 import type { SortTerm } from './ordering-terms.ts';
 import { orderRegistrants, registrantText } from './registrant-list.ts';
 
 /**
  * Where the records of each kind of list are kept in the query bundle, behind one interface: the
- * records a request's criteria select, in the order of its terms, and the body of one of them. The
- * lists themselves are descriptions (list-resource.ts); clients, a hundred thousand and more, are
- * kept in index segments read segment by segment, registrants, a few tens of thousands, in columns.
+ * records a request's criteria select, in the order of its terms (read page by page as asked, and
+ * weighed for the result cache), and the body of one of them. The lists themselves are descriptions
+ * (list-resource.ts): clients, a hundred thousand and more, are found through the segments' key
+ * indexes and ordered through the order fragments; registrants, a few tens of thousands, in columns.
  */
 export interface ListEngine {
-  ordered(bundle: QueryBundle, criteria: Criteria, terms: readonly SortTerm[], pause: () => Promise<void>): Promise<OrderedClients>;
+  ordered(bundle: QueryBundle, criteria: Criteria, terms: readonly SortTerm[], pause: () => Promise<void>): Promise<OrderedRecords>;
   text(bundle: QueryBundle, index: number, base: string, suffix: string): Promise<string>;
+}
+
+export interface OrderedRecords extends PagedRecords {
+  /** What it holds now, in bytes: the result cache's weight. */
+  readonly bytes: number;
 }
 
 export const LIST_ENGINES: Readonly<Record<RecordKind, ListEngine>> = {
   client: {
-    ordered: async (bundle, criteria, terms, pause) => orderClients(bundle, await selectClients(bundle, criteria, pause), terms),
+    async ordered(bundle, criteria, terms, pause) {
+      const selected = await selectClients(bundle, criteria, pause);
+      return selected === undefined ? orderAll(orderFragments(bundle), terms) : orderSelected(orderFragments(bundle), selected, terms);
+    },
     text: clientText,
   },
   registrant: {
-    ordered: (bundle, criteria, terms) => orderRegistrants(bundle, criteria, terms),
+    async ordered(bundle, criteria, terms) {
+      const order = await orderRegistrants(bundle, criteria, terms);
+      // An order of places in memory: four bytes a registrant.
+      return { count: order.count, slice: (from, to) => order.slice(from, to), bytes: 4 * order.count };
+    },
     text: registrantText,
   },
 };
+
+/**
+ * The bundle's order fragments, read through a view of its own for each read: an order is kept by the
+ * result cache and read again by later requests' pages, none of which may wait on a read of another.
+ */
+function orderFragments(bundle: QueryBundle): OrderFragments {
+  return {
+    total: bundle.manifest.clients,
+    fragments: bundle.manifest.orders.name.length,
+    fragment: (field, k) => bundle.forAnswer().orderFragment(field, k),
+  };
+}

@@ -11,7 +11,7 @@ export class ResultCache<T> {
   private readonly entries = new Map<string, { value: T; weight: number }>();
   private weight = 0;
 
-  constructor(private readonly maxBytes = 16 * 2 ** 20) {}
+  constructor(private readonly maxBytes = 8 * 2 ** 20) {}
 
   get(key: string): T | undefined {
     const entry = this.entries.get(key);

@@ -1,4 +1,4 @@
-import { BUNDLE_FOLDER, chunkFile, registrantPackFile } from './bundle-manifest.ts';
+import { BUNDLE_FOLDER, chunkFile, keyFragmentFile, orderFragmentFile, registrantPackFile } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
 import { QueryBundle, type ReadFile } from './query-bundle.ts';
 
@@ -34,8 +34,8 @@ export function bundleFileNames(bundle: QueryBundle): string[] {
   const { manifest } = bundle;
   return [
     ...manifest.chunks.firstIds.map((_, k) => chunkFile(manifest.chunks, k)),
-    ...manifest.segments.map((segment) => segment.file),
-    manifest.nameOrder,
+    ...manifest.segments.flatMap((segment) => segment.keys.hashes.map((_, k) => keyFragmentFile(segment, k))),
+    ...(['name', 'date'] as const).flatMap((field) => manifest.orders[field].map((_, k) => orderFragmentFile(manifest.orders, field, k))),
     ...manifest.registrantPacks.firstIds.map((_, k) => registrantPackFile(manifest.registrantPacks, k)),
     ...Object.values(manifest.registrantColumns),
   ];

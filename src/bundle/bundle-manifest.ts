@@ -1,5 +1,6 @@
 import type { Format, Preflight } from '../contract.ts';
 import { BUNDLE_FOLDER, hashedName } from './content-names.ts';
+import type { OrderField } from './order-fragments.ts';
 import type { RegistrantColumn } from './registrant-columns.ts';
 
 /**
@@ -8,13 +9,21 @@ import type { RegistrantColumn } from './registrant-columns.ts';
  * names every other file, each named by its content (content-names.ts); docs/query-bundle.md describes
  * them all. `BUNDLE_FORMAT` changes when the layout does.
  *
- * Clients are numbered in id order across the bundle (their global index). Their texts are in small
- * chunks, so that a page reads a few kilobytes per client; what the filters and orderings read is in a
- * few large index segments, loaded once; registrants' texts are in small packs cut as the chunks are,
- * and what their list filters and sorts on in a file per column, so that a page reads little and a
- * night's changes rewrite little.
+ * Laid out for the first answer of a fresh instance (issue 39): every answer reads this manifest, then
+ * only the files its request names, each small (Pagefind's fragments, PMTiles' directory first):
+ * - clients are numbered in id order across the bundle (their global index); their texts are in chunks
+ *   of about 30, each with the texts of the registrants its clients embed, so a page of 25 clients in
+ *   any order reads at most 25 chunks and nothing else;
+ * - index segments are runs of clients (the largest power of two first, then a binary counter, so a
+ *   night's new clients change only the small ones at the end); each segment's key index (name keys
+ *   and value keys: bundle/key-index.ts) is cut by key range into fragments, of which a search reads
+ *   only those holding its keys;
+ * - the name and date orders of all clients are cut into fragments of places (bundle/order-fragments.ts):
+ *   a page in any ordering reads the one or two around it;
+ * - registrants' texts are in small packs, and what their list filters and sorts on in a file per
+ *   column (bundle/registrant-columns.ts).
  */
-export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@3';
+export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@4';
 export { BUNDLE_FOLDER };
 /** The manifest's name in the bundle folder: what a reader of the bundle (`ReadFile`) opens first. */
 export const MANIFEST_FILE = 'manifest.json';
@@ -44,9 +53,10 @@ export interface BundleManifest {
    * (`chunkFile`).
    */
   chunks: { firstIds: number[]; starts: number[]; hashes: string[] };
-  /** Index segments in id order, each a run of clients from global index `start` (files under bundle/). */
-  segments: { file: string; start: number; count: number }[];
-  nameOrder: string;
+  /** Index segments in id order, each a run of clients from global index `start` (segmentStem). */
+  segments: ManifestSegment[];
+  /** The hashes of each order's fragments (orderFragmentStem), fragment k holding places from k times ORDER_PLACES. */
+  orders: Record<OrderField, string[]>;
   /** Registrants listed and served (contract sections 4 and 10), numbered by their place in id order. */
   registrants: number;
   /** The file of each registrant column (registrant-columns.ts), named by its content. */
@@ -56,6 +66,35 @@ export interface BundleManifest {
    * first; with the hash of its bytes, `hashes[k]`, that id names its file (`registrantPackFile`).
    */
   registrantPacks: { firstIds: number[]; hashes: string[] };
+}
+
+export interface ManifestSegment {
+  start: number;
+  count: number;
+  /** Its key index's fragments: the first key each holds (ascending) and the hash of its bytes. */
+  keys: { firstKeys: string[]; hashes: string[] };
+  /** The longest name of the segment in UTF-8 bytes: a longer search matches nothing, read nothing. */
+  maxNameBytes: number;
+}
+
+/** The stem of fragment k of the key index of a segment (content-names.ts adds its hash). */
+export function keyFragmentStem(segment: { start: number; count: number }, k: number): string {
+  return `keys/${segment.start}-${segment.count}-${k}`;
+}
+
+/** The file under bundle/ of key fragment k of a segment. */
+export function keyFragmentFile(segment: ManifestSegment, k: number): string {
+  return hashedName(keyFragmentStem(segment, k), segment.keys.hashes[k]!);
+}
+
+/** The stem of fragment k of an order (content-names.ts adds its hash). */
+export function orderFragmentStem(field: OrderField, k: number): string {
+  return `order/${field}-${k}`;
+}
+
+/** The file under bundle/ of fragment k of an order. */
+export function orderFragmentFile(orders: BundleManifest['orders'], field: OrderField, k: number): string {
+  return hashedName(orderFragmentStem(field, k), orders[field][k]!);
 }
 
 /** The stem of the registrant pack whose first registrant has `firstId` (content-names.ts adds its hash). */

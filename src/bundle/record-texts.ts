@@ -1,10 +1,10 @@
-import { decodeSections, encodeSections } from './sections.ts';
+import { decodeSections, encodeSections, type SectionsFile } from './sections.ts';
 import { sortedIndexOf } from './sorted-arrays.ts';
 import { encodeTextList, textStart } from './text-list.ts';
 
 /**
- * A file of records' texts: the clients of one chunk (each with its registrant's id) or the
- * registrants of one pack. A record's text is its fields as JSON text, `"key":value,...` in the
+ * A file of records' texts: the clients of one chunk (each with its registrant's id, and the texts of
+ * those registrants embedded beside them) or the registrants of one pack. A record's text is its fields as JSON text, `"key":value,...` in the
  * contract's key order, the part of its body that never changes with the base URL or the format
  * (`ingest/record-fields.ts`).
  *
@@ -22,11 +22,30 @@ export interface RecordTexts {
   text(index: number): string;
   /** The index of the record with `id`, or -1. */
   find(id: number): number;
+  /**
+   * In a client chunk: the texts of the registrants its clients embed, so that a page of clients reads
+   * their chunks and nothing else (a page of 25 in name order meets 25 chunks and as many registrants).
+   */
+  readonly embedded: RecordTexts | undefined;
+}
+
+interface Part {
+  keys: readonly string[];
+  records: readonly { id: number; text: string; registrant?: number }[];
 }
 
 const decoder = new TextDecoder();
 
-export function encodeRecordTexts(keys: readonly string[], records: readonly { id: number; text: string; registrant?: number }[]): Uint8Array {
+export function encodeRecordTexts(keys: readonly string[], records: Part['records'], embedded?: Part): Uint8Array {
+  const sections = partSections('', { keys, records });
+  if (embedded !== undefined) Object.assign(sections, partSections(EMBEDDED, embedded));
+  return encodeSections(embedded === undefined ? { keys } : { keys, embeddedKeys: embedded.keys }, sections);
+}
+
+/** The prefix of the embedded part's sections. */
+const EMBEDDED = 'embedded.';
+
+function partSections(prefix: string, { keys, records }: Part): Record<string, Float64Array | Uint32Array | Uint8Array> {
   const valueEnds = new Uint32Array(records.length * keys.length);
   const prefixes = keyPrefixes(keys);
   const values = records.map((record, r) => {
@@ -37,25 +56,30 @@ export function encodeRecordTexts(keys: readonly string[], records: readonly { i
     return split.join('');
   });
   const list = encodeTextList(values);
-  const sections: Record<string, Float64Array | Uint32Array | Uint8Array> = { ids: Float64Array.from(records, (record) => record.id) };
-  if (records.some((record) => record.registrant !== undefined)) sections.registrants = Float64Array.from(records, (record) => record.registrant ?? -1);
-  sections.ends = list.ends;
-  sections.valueEnds = valueEnds;
-  sections.text = list.bytes;
-  return encodeSections({ keys }, sections);
+  const sections: Record<string, Float64Array | Uint32Array | Uint8Array> = { [`${prefix}ids`]: Float64Array.from(records, (record) => record.id) };
+  if (records.some((record) => record.registrant !== undefined)) sections[`${prefix}registrants`] = Float64Array.from(records, (record) => record.registrant ?? -1);
+  sections[`${prefix}ends`] = list.ends;
+  sections[`${prefix}valueEnds`] = valueEnds;
+  sections[`${prefix}text`] = list.bytes;
+  return sections;
 }
 
 export function decodeRecordTexts(bytes: Uint8Array, file: string): RecordTexts {
   const sections = decodeSections(bytes, file);
-  const keys = sections.fields.keys as string[];
-  const ids = sections.section('ids', Float64Array);
-  const list = { ends: sections.section('ends', Uint32Array), bytes: sections.section('text', Uint8Array) };
-  const valueEnds = sections.section('valueEnds', Uint32Array);
+  const part = readPart(sections, '', sections.fields.keys as string[], file);
+  const embeddedKeys = sections.fields.embeddedKeys as string[] | undefined;
+  return embeddedKeys === undefined ? part : { ...part, embedded: readPart(sections, EMBEDDED, embeddedKeys, file) };
+}
+
+function readPart(sections: SectionsFile, prefix: string, keys: readonly string[], file: string): RecordTexts {
+  const ids = sections.section(`${prefix}ids`, Float64Array);
+  const list = { ends: sections.section(`${prefix}ends`, Uint32Array), bytes: sections.section(`${prefix}text`, Uint8Array) };
+  const valueEnds = sections.section(`${prefix}valueEnds`, Uint32Array);
   if (list.ends.length !== ids.length || valueEnds.length !== ids.length * keys.length || (ids.length > 0 && list.ends[ids.length - 1] !== list.bytes.length - 1)) {
     throw new Error(`${file}: the records' texts do not add up to the text stored`);
   }
   const prefixes = keyPrefixes(keys);
-  const registrants = sections.has('registrants') ? sections.section('registrants', Float64Array) : undefined;
+  const registrants = sections.has(`${prefix}registrants`) ? sections.section(`${prefix}registrants`, Float64Array) : undefined;
   return {
     count: ids.length,
     ids,
@@ -74,6 +98,7 @@ export function decodeRecordTexts(bytes: Uint8Array, file: string): RecordTexts 
       return text;
     },
     find: (id) => sortedIndexOf(ids, id),
+    embedded: undefined,
   };
 }
 

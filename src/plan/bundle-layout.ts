@@ -1,3 +1,5 @@
+import { ORDER_PLACES } from '../bundle/order-fragments.ts';
+
 /**
  * How the query bundle cuts the clients (in id order) into files, decided from the ids alone so that
  * a night's change rewrites few of them (issue 32: the nightly change at most 5 % of the bytes).
@@ -5,10 +7,8 @@
  * - Chunks of client texts, about 32 clients each, are cut where an id's hash says so (content-defined
  *   chunking, as rsync and backup tools cut files): a client added or removed changes its own chunk,
  *   never the cut of the others. A page of 25 clients in any order reads at most 25 small chunks.
- * - Index segments are runs of a power of two of clients: whole segments of `full` clients from the
- *   first, then the rest as decreasing powers of two down to 1,024, then a tail under 1,024. New
- *   clients (higher ids) join the tail and at times merge it into the next power of two, like a binary
- *   counter, so the segments before stay as they are; a search reads every segment, so there are few.
+ * - Index segments are runs of a power of two of clients (segmentRanges), so that new clients (higher
+ *   ids) change the small segments at the end only.
  */
 /** Past `min`, one id in `spread` starts a chunk: chunks of about `min + spread` records, at most `max`. */
 export interface ChunkSizes {
@@ -40,23 +40,17 @@ function idHash(id: number): number {
 }
 
 const SMALLEST_POWER = 1024;
-const MIN_FULL = 32_768;
-/** Local indexes in a segment are 16 bits. */
-const MAX_FULL = 65_536;
-/** Whole segments past which they grow instead, so that a search reads few files. */
-const FULL_SEGMENTS = 12;
 
-/** The index segments of `total` clients: each a start (global index) and a count. */
+/**
+ * The index segments of `total` clients: each a start (global index) and a count. The largest power of
+ * two first, then the smaller ones the rest holds, as a binary counter: a search reads the fragments
+ * of its keys in every segment, so there are few, and the clients a night adds (the highest ids, the
+ * end) change only the small segments at the end until they add up to the next power.
+ */
 export function segmentRanges(total: number): { start: number; count: number }[] {
-  let full = MIN_FULL;
-  while (full < MAX_FULL && full * FULL_SEGMENTS < total) full *= 2;
   const ranges: { start: number; count: number }[] = [];
   let start = 0;
-  while (total - start >= full) {
-    ranges.push({ start, count: full });
-    start += full;
-  }
-  for (let power = full / 2; power >= SMALLEST_POWER; power /= 2) {
+  for (let power = 2 ** Math.floor(Math.log2(Math.max(total, 1))); power >= SMALLEST_POWER; power /= 2) {
     if (total - start < power) continue;
     ranges.push({ start, count: power });
     start += power;
@@ -66,15 +60,17 @@ export function segmentRanges(total: number): { start: number; count: number }[]
 }
 
 /** The folders of the query bundle (bundle/bundle-manifest.ts names its files). */
-export const BUNDLE_FOLDERS = ['bundle/', 'bundle/clients/', 'bundle/index/', 'bundle/order/', 'bundle/registrants/', 'bundle/registrants/columns/'];
+export const BUNDLE_FOLDERS = ['bundle/', 'bundle/clients/', 'bundle/keys/', 'bundle/order/', 'bundle/registrants/', 'bundle/registrants/columns/'];
 
 /**
- * How many files the query bundle has, for the progress bar: one per client chunk, per segment and
- * per registrant pack, the name order, the `columns` registrant columns (bundle/registrant-columns.ts)
- * and the manifest.
+ * About how many files the query bundle has, for the progress bar: one per client chunk and per
+ * registrant pack, the `columns` registrant columns (bundle/registrant-columns.ts), the two orders'
+ * fragments, the manifest, and the key fragments, estimated (their number depends on the names: about
+ * 60 bytes a client, 64 KB a fragment).
  */
 export function bundleFileCount(clientIds: Iterable<number>, total: number, registrantIds: Iterable<number>, columns: number): number {
-  return chunkCount(clientIds) + segmentRanges(total).length + chunkCount(registrantIds, REGISTRANT_PACKS) + columns + 2;
+  const keyFragments = segmentRanges(total).reduce((sum, range) => sum + Math.ceil((range.count * 60) / 65_536), 0);
+  return chunkCount(clientIds) + keyFragments + 2 * Math.ceil(total / ORDER_PLACES) + chunkCount(registrantIds, REGISTRANT_PACKS) + columns + 1;
 }
 
 function chunkCount(ids: Iterable<number>, sizes?: ChunkSizes): number {

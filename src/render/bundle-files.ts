@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format, type Preflight } from '../contract.ts';
-import { BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkStem, registrantPackStem, type BundleManifest } from '../bundle/bundle-manifest.ts';
+import { BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkStem, keyFragmentStem, orderFragmentStem, registrantPackStem, type BundleManifest, type ManifestSegment } from '../bundle/bundle-manifest.ts';
 import { bundleFile, hashOf, nameInBundle, type BundleFile } from '../bundle/content-names.ts';
-import { encodeIndexSegment, type SegmentRow } from '../bundle/index-segment.ts';
-import { encodeNameOrder } from '../bundle/name-order.ts';
+import { encodeKeyIndex, type SegmentKeyRows, type ValueField } from '../bundle/key-index.ts';
+import { encodeOrderFragments } from '../bundle/order-fragments.ts';
 import { decodeRecordTexts, encodeRecordTexts } from '../bundle/record-texts.ts';
 import {
   NO_CODE,
@@ -48,13 +48,13 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     clients: source.clientCount,
     chunks: { firstIds: [], starts: [], hashes: [] },
     segments: [],
-    nameOrder: '',
+    orders: { name: [], date: [] },
     registrants: 0,
     // Each column's name, with its content's hash, as it is written (registrantFiles).
     registrantColumns: {} as BundleManifest['registrantColumns'],
     registrantPacks: { firstIds: [], hashes: [] },
   };
-  const ids = new Float64Array(source.clientCount);
+  const clients = new ClientColumns(source.clientCount);
   const digest = createHash('sha256');
   const digested = function* (files: Iterable<BundleFile>): Generator<BundleFile> {
     for (const file of files) {
@@ -62,10 +62,8 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
       yield file;
     }
   };
-  yield* digested(clientFiles(source, manifest, ids));
-  const nameOrder = nameOrderFile(source, ids);
-  manifest.nameOrder = nameInBundle(nameOrder);
-  yield* digested([nameOrder]);
+  yield* digested(clientFiles(source, manifest, clients));
+  yield* digested(orderFiles(source, manifest, clients));
   yield* digested(registrantFiles(source, manifest));
   // Everything else the manifest says (base URL, headers, layout) goes in too: the manifest without its etag.
   digest.update(JSON.stringify(manifest));
@@ -73,16 +71,34 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
   yield { path: BUNDLE_MANIFEST, data: new TextEncoder().encode(`${JSON.stringify(manifest)}\n`) };
 }
 
-/** The chunks and the index segments, from one pass over the clients; fills `ids` and the manifest's lists. */
-function* clientFiles(source: BundleRows, manifest: BundleManifest, ids: Float64Array): Generator<BundleFile> {
+/** What the orders need of every client, by global index, gathered in the pass in id order. */
+class ClientColumns {
+  readonly ids: Float64Array;
+  /** YYYYMMDD, or -1 for none. */
+  readonly dates: Int32Array;
+  count = 0;
+  constructor(total: number) {
+    this.ids = new Float64Array(total);
+    this.dates = new Int32Array(total);
+  }
+}
+
+/**
+ * The chunks (each with its clients' registrants' texts) and the index segments' key indexes, from one
+ * pass over the clients in id order; fills `clients` and the manifest's lists.
+ */
+function* clientFiles(source: BundleRows, manifest: BundleManifest, clients: ClientColumns): Generator<BundleFile> {
+  const registrantTexts = new Map<number, string>();
+  for (const { id, fields } of source.registrants()) registrantTexts.set(id, fields);
   const ranges = segmentRanges(source.clientCount);
-  let chunk: { id: number; text: string; registrant: number }[] = [];
-  let segment: SegmentRow[] = [];
-  let index = 0;
+  let chunk: ChunkClient[] = [];
+  let segment: SegmentKeyRows = emptyRows();
+  const total = clients.ids.length;
   for (const client of source.clients()) {
-    if (index >= ids.length) throw new Error(`the store holds more than the ${ids.length} clients it counted`);
+    const index = clients.count;
+    if (index >= total) throw new Error(`the store holds more than the ${total} clients it counted`);
     if (chunk.length > 0 && startsChunk(client.id, chunk.length)) {
-      yield chunkOf(chunk, manifest);
+      yield chunkOf(chunk, manifest, registrantTexts);
       chunk = [];
     }
     if (chunk.length === 0) {
@@ -90,54 +106,134 @@ function* clientFiles(source: BundleRows, manifest: BundleManifest, ids: Float64
       manifest.chunks.starts.push(index);
     }
     chunk.push({ id: client.id, text: client.fields, registrant: client.registrantId });
-    segment.push({
-      registrant: client.registrantId,
-      date: client.effectiveDate === null ? -1 : Number(client.effectiveDate.replaceAll('-', '')),
-      codes: { state: client.state, country: client.country, ppbState: client.ppbState, ppbCountry: client.ppbCountry },
-      searchName: searchText(client.name),
-    });
-    ids[index++] = client.id;
+    segment.names.push(searchText(client.name));
+    segment.values.state.push(client.state);
+    segment.values.country.push(client.country);
+    segment.values.ppbState.push(client.ppbState);
+    segment.values.ppbCountry.push(client.ppbCountry);
+    segment.values.registrant.push(client.registrantId);
+    clients.ids[index] = client.id;
+    clients.dates[index] = client.effectiveDate === null ? -1 : Number(client.effectiveDate.replaceAll('-', ''));
+    clients.count++;
     const range = ranges[manifest.segments.length]!;
-    if (segment.length === range.count) {
-      const file = bundleFile(`index/${range.start}-${range.count}`, encodeIndexSegment(range.start, segment));
-      manifest.segments.push({ file: nameInBundle(file), ...range });
-      yield file;
-      segment = [];
+    if (segment.names.length === range.count) {
+      yield* segmentFiles(range, segment, manifest);
+      segment = emptyRows();
     }
   }
-  if (chunk.length > 0) yield chunkOf(chunk, manifest);
-  if (index !== ids.length) throw new Error(`the store counted ${ids.length} clients but holds ${index}`);
+  if (chunk.length > 0) yield chunkOf(chunk, manifest, registrantTexts);
+  if (clients.count !== total) throw new Error(`the store counted ${total} clients but holds ${clients.count}`);
 }
 
-/** A chunk of client texts, read back before it is written; its hash goes to the manifest, beside its first id. */
-function chunkOf(records: { id: number; text: string; registrant: number }[], manifest: BundleManifest): BundleFile {
-  const file = bundleFile(chunkStem(records[0]!.id), encodeRecordTexts(CLIENT_FIELD_KEYS, records));
+type Rows = SegmentKeyRows & { names: string[]; values: Record<ValueField, (string | number | null)[]> };
+
+function emptyRows(): Rows {
+  return { names: [], values: { state: [], country: [], ppbState: [], ppbCountry: [], registrant: [] } };
+}
+
+/** A segment's key index, in fragments (bundle/key-index.ts), each named by its content. */
+function* segmentFiles(range: { start: number; count: number }, rows: SegmentKeyRows, manifest: BundleManifest): Generator<BundleFile> {
+  const { fragments, maxNameBytes } = encodeKeyIndex(rows);
+  const segment: ManifestSegment = { ...range, keys: { firstKeys: [], hashes: [] }, maxNameBytes };
+  for (const [k, fragment] of fragments.entries()) {
+    const file = bundleFile(keyFragmentStem(range, k), fragment.data);
+    segment.keys.firstKeys.push(fragment.firstKey);
+    segment.keys.hashes.push(hashOf(file));
+    yield file;
+  }
+  manifest.segments.push(segment);
+}
+
+interface ChunkClient {
+  id: number;
+  text: string;
+  registrant: number;
+}
+
+/**
+ * A chunk of client texts with the texts of the registrants they embed, read back before it is
+ * written; its hash goes to the manifest, beside its first id.
+ */
+function chunkOf(records: ChunkClient[], manifest: BundleManifest, registrantTexts: ReadonlyMap<number, string>): BundleFile {
+  const registrants = [...new Set(records.map((record) => record.registrant))].sort((a, b) => a - b).map((id) => {
+    const text = registrantTexts.get(id);
+    if (text === undefined) throw new Error(`client ${records.find((record) => record.registrant === id)!.id} embeds registrant ${id}, which the store does not hold`);
+    return { id, text };
+  });
+  const file = bundleFile(chunkStem(records[0]!.id), encodeRecordTexts(CLIENT_FIELD_KEYS, records, { keys: REGISTRANT_FIELD_KEYS, records: registrants }));
   manifest.chunks.hashes.push(hashOf(file));
   const { path, data } = file;
   const back = decodeRecordTexts(data, path);
   records.forEach((record, i) => {
-    if (back.ids[i] !== record.id || back.registrants?.[i] !== record.registrant || back.text(i) !== record.text) {
+    const registrant = back.embedded?.find(record.registrant) ?? -1;
+    if (back.ids[i] !== record.id || back.registrants?.[i] !== record.registrant || back.text(i) !== record.text || registrant < 0 || back.embedded!.text(registrant) !== registrantTexts.get(record.registrant)) {
       throw new Error(`${path}: client ${record.id} does not read back as it was written`);
     }
   });
   return file;
 }
 
-/** The clients' global indexes in name order, and where a name repeats the one before. */
-function nameOrderFile(source: BundleRows, ids: Float64Array): BundleFile {
-  const order = new Uint32Array(ids.length);
-  const ties = new Uint8Array(ids.length);
+/**
+ * The name order (from the store, which sorts names by code point) and the date order (dates ascending,
+ * none first), each with the other's ranks, in fragments (bundle/order-fragments.ts).
+ */
+function* orderFiles(source: BundleRows, manifest: BundleManifest, clients: ClientColumns): Generator<BundleFile> {
+  const total = clients.count;
+  const nameOrder = new Uint32Array(total);
+  const nameStarts = new Uint8Array(total);
+  const nameRank = new Uint32Array(total);
   let place = 0;
+  let rank = -1;
   let previous: string | undefined;
   for (const { id, name } of source.clientsByName()) {
-    const index = sortedIndexOf(ids, id);
-    if (index < 0 || place >= order.length) throw new Error(`client ${id} in name order is not among the clients in id order`);
-    order[place] = index;
-    ties[place++] = name === previous ? 1 : 0;
+    const index = sortedIndexOf(clients.ids, id);
+    if (index < 0 || place >= total) throw new Error(`client ${id} in name order is not among the clients in id order`);
+    nameOrder[place] = index;
+    if (place === 0 || name !== previous) {
+      nameStarts[place] = 1;
+      rank++;
+    }
+    nameRank[index] = rank;
+    place++;
     previous = name;
   }
-  if (place !== order.length) throw new Error(`${place} clients in name order, ${order.length} in id order`);
-  return bundleFile('order/name', encodeNameOrder(order, ties));
+  if (place !== total) throw new Error(`${place} clients in name order, ${total} in id order`);
+  const { order: dateOrder, starts: dateStarts, rank: dateRank } = dateOrderOf(clients.dates);
+  for (const [field, order, starts, other] of [['name', nameOrder, nameStarts, dateRank], ['date', dateOrder, dateStarts, nameRank]] as const) {
+    for (const [k, data] of encodeOrderFragments(order, starts, other).entries()) {
+      const file = bundleFile(orderFragmentStem(field, k), data);
+      manifest.orders[field].push(hashOf(file));
+      yield file;
+    }
+  }
+}
+
+/** The clients by date (none first), ties in id order, where each date's group starts, and each client's date rank (none: 0). */
+function dateOrderOf(dates: Int32Array): { order: Uint32Array; starts: Uint8Array; rank: Uint32Array } {
+  const total = dates.length;
+  // Sorted as one number a client, date then global index: exact in a double, and sorted natively.
+  const keyed = new Float64Array(total);
+  for (let i = 0; i < total; i++) keyed[i] = (dates[i]! + 1) * 2 ** 24 + i;
+  keyed.sort();
+  const order = new Uint32Array(total);
+  const starts = new Uint8Array(total);
+  const rank = new Uint32Array(total);
+  let current = -1;
+  let previous = Number.NaN;
+  for (let place = 0; place < total; place++) {
+    const index = keyed[place]! % 2 ** 24;
+    const date = dates[index]!;
+    order[place] = index;
+    if (date !== previous) {
+      starts[place] = 1;
+      current++;
+      previous = date;
+    }
+    rank[index] = current;
+  }
+  // The rank of a date counts the dates before it: none, when some client has none, is 0.
+  if (total > 0 && dates[order[0]!]! >= 0) for (let i = 0; i < total; i++) rank[i]!++;
+  return { order, starts, rank };
 }
 
 /**

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { QueryBundle } from '../../src/bundle/query-bundle.ts';
 
 /** Every file under a folder with the hash of its bytes, plus where a link points: to compare builds. */
 export function snapshot(folder: string): { link: string | undefined; files: Record<string, string> } {
@@ -28,27 +27,6 @@ export function snapshot(folder: string): { link: string | undefined; files: Rec
 export function builtFromRecords(folder: string): Record<string, string> {
   const { files } = snapshot(folder);
   delete files['_build/build.json'];
-  return files;
-}
-
-/**
- * What a build made of its records, as `builtFromRecords`, for builds with different pasts: the
- * query bundle's registrant packs keep a previous build's base and add an overlay (plan/registrant-
- * packs.ts), so their layout depends on the builds before. So the packs and the manifest's account of
- * them are left out, and in their place every registrant text the bundle answers with, read through
- * the answerer's own reader, and the rest of the manifest.
- */
-export async function builtFromRecordsAnswering(folder: string): Promise<Record<string, string>> {
-  const files = builtFromRecords(folder);
-  const layout = /^bundle\/(manifest\.json|registrants\/(base-.*|overlay.*)\.bin)$/;
-  for (const file of Object.keys(files)) if (layout.test(file)) delete files[file];
-  // The build's manifest lists every file with its hash: those of the packs' layout are left out of it too.
-  const listed = readFileSync(path.join(folder, '_build/manifest.tsv'), 'utf8').split('\n').filter((line) => !layout.test(line.split('\t')[0]!));
-  files['_build/manifest.tsv'] = createHash('sha256').update(listed.join('\n')).digest('hex');
-  const bundle = (await QueryBundle.open(async (file) => readFileSync(path.join(folder, 'bundle', file))))!;
-  const { registrantPacks, ...manifest } = bundle.manifest;
-  files['bundle/manifest.json without its registrant packs'] = JSON.stringify(manifest);
-  for (const id of await bundle.registrantColumn('ids')) files[`registrant ${id} answered`] = (await bundle.registrantFields(id)) ?? 'none';
   return files;
 }
 
