@@ -1,0 +1,127 @@
+import { fragmentIndexFor, nameKey, valueKey, type KeyFragment, type ValueField } from '../bundle/key-index.ts';
+import type { Occurrences } from '../bundle/key-lists.ts';
+import { coverOffsets } from './cover-trigrams.ts';
+
+/**
+ * The searches of a segment's key index (bundle/key-index.ts), reading only the fragments that hold
+ * their keys. A name search of 3 bytes or more intersects the positional lists of trigrams covering
+ * the pattern, each shifted back by its offset in the pattern: a client and a start position left
+ * after all of them holds every byte of the pattern there, so the answer is exact without a name read.
+ */
+export type FragmentOf = (key: string) => Promise<KeyFragment | undefined>;
+
+/** Fragments read at once: a long pattern (a whole name, a hostile value) reads in waves, and stops at the first wave that leaves nothing. */
+const WAVE = 6;
+
+/**
+ * The local indexes (ascending) of the segment's clients whose upper-cased name holds `pattern`
+ * (upper-cased UTF-8, non-empty), exactly. Given the segment's `firstKeys` (fragmentIndexFor), the
+ * trigrams are chosen to fall in as few fragments as they can (cover-trigrams.ts), and a trigram
+ * that no fragment can hold answers without a read.
+ */
+export async function namesHolding(fragmentOf: FragmentOf, pattern: Uint8Array, maxNameBytes: number, firstKeys?: readonly string[]): Promise<Int32Array> {
+  if (pattern.length === 0) throw new TypeError('Expected a pattern of at least one byte');
+  if (pattern.length > maxNameBytes) return new Int32Array(0);
+  if (pattern.length < 3) return listOf(fragmentOf, nameKey(pattern, 0, pattern.length));
+  const offsets = coverOffsets(pattern, firstKeys);
+  if (offsets === undefined) return new Int32Array(0);
+  // Each trigram's key once, with every offset it covers ("AAAA" is "AAA" at 0 and 1), grouped by fragment where known.
+  const groups = new Map<string | number, Map<string, number[]>>();
+  for (const offset of offsets) {
+    const key = nameKey(pattern, offset, 3);
+    const group = firstKeys === undefined ? key : fragmentIndexFor(firstKeys, key);
+    const keys = groups.get(group) ?? groups.set(group, new Map()).get(group)!;
+    keys.set(key, [...(keys.get(key) ?? []), offset]);
+  }
+  const waves = [...groups.values()];
+  let found: Matches | undefined;
+  for (let from = 0; from < waves.length; from += WAVE) {
+    found = await narrowByWave(fragmentOf, waves.slice(from, from + WAVE), found);
+    if (found.count === 0) break;
+  }
+  return distinctLocals(found!);
+}
+
+export async function clientsWithValue(fragmentOf: FragmentOf, field: ValueField, value: string | number): Promise<Int32Array> {
+  return listOf(fragmentOf, valueKey(field, value));
+}
+
+async function listOf(fragmentOf: FragmentOf, key: string): Promise<Int32Array> {
+  const fragment = await fragmentOf(key);
+  const index = fragment?.indexOf(key) ?? -1;
+  return index < 0 ? new Int32Array(0) : fragment!.locals(index);
+}
+
+/** Clients and start positions where the pattern may begin, ascending by both; `count` of them. */
+interface Matches {
+  locals: Int32Array;
+  starts: Int32Array;
+  count: number;
+}
+
+/** The matches left after the keys of a wave of fragments (each key's fragment asked for once, all at once). */
+async function narrowByWave(fragmentOf: FragmentOf, groups: readonly Map<string, number[]>[], found: Matches | undefined): Promise<Matches> {
+  const reads = groups.map((keys) => fragmentOf(keys.keys().next().value!));
+  // An answer may come back before every read has (a key absent): the reads left are the reader's to cache.
+  for (const read of reads) read.catch(() => {});
+  const lists: { fragment: KeyFragment; index: number; offsets: number[] }[] = [];
+  for (const [i, keys] of groups.entries()) {
+    const fragment = await reads[i]!;
+    for (const [key, offsets] of keys) {
+      const index = fragment?.indexOf(key) ?? -1;
+      if (index < 0) return { locals: new Int32Array(0), starts: new Int32Array(0), count: 0 };
+      lists.push({ fragment: fragment!, index, offsets });
+    }
+  }
+  // A list's bytes are about its length: the shortest first, so the matches shrink soonest.
+  lists.sort((a, b) => a.fragment.listBytes(a.index) - b.fragment.listBytes(b.index));
+  for (const { fragment, index, offsets } of lists) {
+    const occurrences = fragment.occurrences(index);
+    for (const offset of offsets) {
+      found = found === undefined ? startsOf(occurrences, offset) : narrow(found, occurrences, offset);
+      if (found.count === 0) return found;
+    }
+  }
+  return found!;
+}
+
+/** Where the pattern would begin, for each occurrence of its trigram at `offset`. */
+function startsOf({ locals, positions }: Occurrences, offset: number): Matches {
+  const found = { locals: new Int32Array(locals.length), starts: new Int32Array(locals.length), count: 0 };
+  for (let i = 0; i < locals.length; i++) {
+    if (positions[i]! < offset) continue;
+    found.locals[found.count] = locals[i]!;
+    found.starts[found.count++] = positions[i]! - offset;
+  }
+  return found;
+}
+
+/** Keeps, in place, the matches that the trigram's occurrences at `offset` confirm. */
+function narrow(found: Matches, { locals, positions }: Occurrences, offset: number): Matches {
+  let i = 0;
+  let j = 0;
+  let kept = 0;
+  while (i < found.count && j < locals.length) {
+    const local = found.locals[i]!;
+    const start = found.starts[i]!;
+    const otherLocal = locals[j]!;
+    const otherStart = positions[j]! - offset;
+    if (local < otherLocal || (local === otherLocal && start < otherStart)) i++;
+    else if (local > otherLocal || start > otherStart) j++;
+    else {
+      found.locals[kept] = local;
+      found.starts[kept++] = start;
+      i++;
+      j++;
+    }
+  }
+  found.count = kept;
+  return found;
+}
+
+function distinctLocals(found: Matches): Int32Array {
+  const out = new Int32Array(found.count);
+  let count = 0;
+  for (let i = 0; i < found.count; i++) if (count === 0 || out[count - 1] !== found.locals[i]) out[count++] = found.locals[i]!;
+  return out.slice(0, count);
+}
