@@ -1,6 +1,6 @@
 /**
- * Working arrays that one answer leaves for the next: a segment's matches, a decoded posting list, a
- * counting sort's buckets. Made fresh, each would be up to half a megabyte outside the JavaScript
+ * Working arrays that one answer leaves for the next: a name search's matches, a counting sort's
+ * buckets. Made fresh, each would be up to half a megabyte outside the JavaScript
  * heap, for every search: the bench found those allocations, the pages they touch and the
  * collections they set off in most of the slowest answers (issue 31, p99).
  *
@@ -8,7 +8,7 @@
  * that code is copied out of it, so one array a slot is enough for a whole isolate. A caller names
  * its own slot: two arrays in use at once are two slots.
  */
-export type ScratchSlot = 'names' | 'kept' | 'posting' | 'nextPosting' | 'buckets';
+export type ScratchSlot = 'names' | 'buckets';
 
 const buffers = new Map<ScratchSlot, ArrayBuffer>();
 
@@ -25,10 +25,6 @@ function buffer(slot: ScratchSlot, bytes: number): ArrayBuffer {
 /** `length` entries of the slot's array, as they were left: write before reading. */
 export function scratchInt32(slot: ScratchSlot, length: number): Int32Array {
   return new Int32Array(buffer(slot, length * 4), 0, length);
-}
-
-export function scratchUint16(slot: ScratchSlot, length: number): Uint16Array {
-  return new Uint16Array(buffer(slot, length * 2), 0, length);
 }
 
 /** `length` entries of the slot's array, each 0. */

@@ -92,7 +92,7 @@ function* clientFiles(source: BundleRows, manifest: BundleManifest, clients: Cli
   for (const { id, fields } of source.registrants()) registrantTexts.set(id, fields);
   const ranges = segmentRanges(source.clientCount);
   let chunk: ChunkClient[] = [];
-  let segment: SegmentKeyRows = emptyRows();
+  let segment = emptyRows();
   const total = clients.ids.length;
   for (const client of source.clients()) {
     const index = clients.count;

@@ -1,7 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeIndexSegment, encodeIndexSegment, type SegmentRow } from '../../src/bundle/index-segment.ts';
-import { decodePostingListInto, encodePostingLists, intersectInPlace, postingEntry, postingListBytes, type PostingLists } from '../../src/bundle/posting-lists.ts';
 import { decodeRecordTexts, encodeRecordTexts } from '../../src/bundle/record-texts.ts';
 import { decodeSections, encodeSections } from '../../src/bundle/sections.ts';
 import { searchText } from '../../src/bundle/search-text.ts';
@@ -48,48 +46,6 @@ describe('the query bundle files read back as written', () => {
     expect([read.text(1), read.embedded!.count]).toEqual([clients[1]!.text, 2]);
     expect(clients.map((client) => read.embedded!.text(read.embedded!.find(client.registrant)))).toEqual(['"name":"R9","city":"Ünterwald"', '"name":"R2","city":null']);
     expect(read.embedded!.find(3)).toBe(-1);
-  });
-
-  it('index segments: columns, code tables, and a trigram index that finds every name it holds', () => {
-    const rows: SegmentRow[] = ['ACME HEALTH', 'ÉCOLE DE SANTÉ', '日本電気', 'AB'].map((name, i) => ({
-      registrant: 100 + i,
-      date: i === 1 ? -1 : 20200101 + i,
-      codes: { state: i % 2 ? 'TX' : null, country: 'US', ppbState: null, ppbCountry: i === 3 ? '' : 'US' },
-      searchName: searchText(name),
-    }));
-    const segment = decodeIndexSegment(encodeIndexSegment(40, rows), 'segment.bin');
-    expect([segment.start, segment.count, [...segment.date], [...segment.registrant]]).toEqual([40, 4, [20200101, -1, 20200103, 20200104], [100, 101, 102, 103]]);
-    expect([...segment.codes.state].map((code) => code === segment.codeIndex('state', 'TX'))).toEqual([false, true, false, true]);
-    expect(segment.codeIndex('ppbCountry', '')).toBe(segment.codes.ppbCountry[3]);
-    expect(segment.codeIndex('state', 'CA')).toBe(-1);
-    const encode = (text: string) => new TextEncoder().encode(text);
-    expect([...segment.trigramCandidates(encode('HEALTH'))]).toEqual([0]);
-    expect([...segment.trigramCandidates(encode('É'.repeat(1) + 'COLE'))]).toEqual([1]);
-    expect([...segment.trigramCandidates(encode('電'))]).toEqual([2]);
-    expect([...segment.trigramCandidates(encode('XYZ'))]).toEqual([]);
-  });
-});
-
-describe('posting lists', () => {
-  const decodePostingList = (lists: PostingLists, index: number) => {
-    const out = new Uint16Array(postingListBytes(lists, index));
-    return out.subarray(0, decodePostingListInto(lists, index, out));
-  };
-  const intersect = (a: Uint16Array, b: Uint16Array) => a.subarray(0, intersectInPlace(a, a.length, b, b.length));
-
-  it('read back, whatever the gaps between their entries, and intersect', () => {
-    const lists = new Map([
-      [7, [0, 1, 127, 128, 255, 16_383, 16_384, 40_000, 65_535]],
-      [3, [5]],
-      [9, [1, 128, 16_384, 65_535]],
-    ]);
-    // In any order, some twice: a name holds a trigram once however often it repeats it.
-    const entries = [...lists].flatMap(([key, locals]) => locals.map((local) => postingEntry(key, local)));
-    const encoded = encodePostingLists(Float64Array.from([...entries, ...entries.slice(0, 3)].reverse()));
-    expect([...encoded.keys]).toEqual([3, 7, 9]);
-    expect([...decodePostingList(encoded, 1)]).toEqual(lists.get(7));
-    expect([...decodePostingList(encoded, 0)]).toEqual([5]);
-    expect([...intersect(decodePostingList(encoded, 1), decodePostingList(encoded, 2))]).toEqual([1, 128, 16_384, 65_535]);
   });
 });
 
