@@ -57,9 +57,9 @@ export function scanSelection(source: OrderFragments, selected: Int32Array, plan
     partial = stopped < size ? { start: first, walked: stopped } : undefined;
     return partial === undefined;
   };
-  /** The group starting at `first`, read whole: it runs over a fragment's edge, or a page ended inside it. */
-  const walkWhole = async (first: number, walked: number, backwards: boolean): Promise<boolean> => {
-    const run = await groupsAround(source, field, first, first + 1);
+  /** The group holding place `at`, read whole: it runs over a fragment's edge, or a page ended inside it. */
+  const walkWhole = async (at: number, walked: number, backwards: boolean): Promise<boolean> => {
+    const run = await groupsAround(source, field, at, at + 1);
     const done = walk(run, run.start - run.first, run.end - run.first, run.start, walked);
     if (done) place = backwards ? run.start : run.end;
     return done;
@@ -76,31 +76,54 @@ export function scanSelection(source: OrderFragments, selected: Int32Array, plan
         continue;
       }
       const fragment = await source.fragment(field, Math.floor((backwards ? place - 1 : place) / places));
-      const { first, starts } = fragment;
-      const length = fragment.clients.length;
+      const { first, starts, clients } = fragment;
+      const length = clients.length;
+      // Between selected clients the groups are passed over unwalked: a small selection costs a loop over the places.
       if (!backwards) {
-        for (let s = place - first; s < Math.min(length, high - first) && count < to; ) {
-          let e = s + 1;
+        const stop = Math.min(length, high - first);
+        for (let s = place - first; count < to; ) {
+          let m = s;
+          while (m < stop && !member.has(clients[m]!)) m++;
+          let g = Math.min(m, length - 1);
+          while (g > s && starts[g] !== 1) g--;
+          let e = m + 1;
           while (e < length && starts[e] !== 1) e++;
-          // A group going on in the next fragment(s) is read whole.
-          if (e === length && fragment.runsOn) {
-            await walkWhole(first + s, 0, false);
+          place = first + g;
+          // None left here: the last group may go on into the next fragment, with selected clients there.
+          if (m === stop && !(stop === length && fragment.runsOn)) {
+            place = first + stop;
             break;
           }
-          if (!walk(fragment, s, e, first + s, 0)) return;
+          // A group going on in the next fragment(s) is read whole.
+          if (e >= length && fragment.runsOn) {
+            await walkWhole(first + g, 0, false);
+            break;
+          }
+          if (!walk(fragment, g, e, first + g, 0)) return;
           place = first + (s = e);
         }
       } else {
-        for (let e = place - first; e > Math.max(0, low - first) && count < to; ) {
-          let s = e - 1;
-          while (s > 0 && starts[s] !== 1) s--;
-          // A group that began in an earlier fragment is read whole.
-          if (starts[s] !== 1) {
-            await walkWhole(first + e - 1, 0, true);
+        const stop = Math.max(0, low - first);
+        for (let e = place - first; count < to; ) {
+          let m = e - 1;
+          while (m >= stop && !member.has(clients[m]!)) m--;
+          let g = Math.max(m, 0);
+          while (g > 0 && starts[g] !== 1) g--;
+          let end = Math.max(m, 0) + 1;
+          while (end < e && starts[end] !== 1) end++;
+          place = first + end;
+          // None left here: the first group may have begun in an earlier fragment, with selected clients there.
+          if (m < stop && !(stop === 0 && starts[0] !== 1)) {
+            place = first + stop;
             break;
           }
-          if (!walk(fragment, s, e, first + s, 0)) return;
-          place = first + (e = s);
+          // A group that began in an earlier fragment is read whole.
+          if (starts[g] !== 1) {
+            await walkWhole(first + end - 1, 0, true);
+            break;
+          }
+          if (!walk(fragment, g, end, first + g, 0)) return;
+          place = first + (e = g);
         }
       }
     }
