@@ -1,0 +1,71 @@
+import type { OrderField, OrderFragment } from '../bundle/order-fragments.ts';
+import type { OrderFragments } from './fragment-order.ts';
+
+/** Consecutive entries of a field's order, from the start of a group to the end of one. */
+export interface Run {
+  /** The place of the first entry. */
+  first: number;
+  /** The places of its groups: [start, end). */
+  start: number;
+  end: number;
+  clients: Uint32Array;
+  starts: Uint8Array;
+  others: Uint16Array | Uint32Array;
+  ranked: Uint16Array | Uint32Array;
+}
+
+/**
+ * The entries of places [start, end), widened to whole groups: from the start of the group holding
+ * `start` (in an earlier fragment, maybe) to the end of the group holding `end - 1` (in a later one).
+ * The fragments of [start, end) are read at once; a group running past them reads one more at a time.
+ */
+export async function groupsAround(source: OrderFragments, field: OrderField, start: number, end: number): Promise<Run> {
+  const { places } = source;
+  let before = Math.floor(start / places);
+  let after = Math.floor((end - 1) / places);
+  const read = (k: number) => source.fragment(field, k);
+  const fragments = await Promise.all(Array.from({ length: after - before + 1 }, (_, i) => read(before + i)));
+  let groupStart = start;
+  for (;;) {
+    const fragment = fragments[0]!;
+    let local = groupStart - fragment.first;
+    while (local > 0 && fragment.starts[local] !== 1) local--;
+    groupStart = fragment.first + local;
+    if (fragment.starts[local] === 1) break;
+    fragments.unshift(await read(--before));
+    groupStart--;
+  }
+  let groupEnd = end;
+  for (;;) {
+    const fragment = fragments.at(-1)!;
+    let local = groupEnd - fragment.first;
+    while (local < fragment.clients.length && fragment.starts[local] !== 1) local++;
+    groupEnd = fragment.first + local;
+    if (local < fragment.clients.length || !fragment.runsOn) break;
+    fragments.push(await read(++after));
+  }
+  return { ...joined(fragments), start: groupStart, end: groupEnd };
+}
+
+/** Fragments side by side as one run of entries (views of the one fragment, when it is one). */
+function joined(fragments: readonly OrderFragment[]): Omit<Run, 'start' | 'end'> {
+  const [head] = fragments;
+  if (fragments.length === 1) return head!;
+  const length = fragments.reduce((sum, fragment) => sum + fragment.clients.length, 0);
+  const run = {
+    first: head!.first,
+    clients: new Uint32Array(length),
+    starts: new Uint8Array(length),
+    others: new Uint32Array(length),
+    ranked: new Uint32Array(length),
+  };
+  let offset = 0;
+  for (const fragment of fragments) {
+    run.clients.set(fragment.clients, offset);
+    run.starts.set(fragment.starts, offset);
+    run.others.set(fragment.others, offset);
+    run.ranked.set(fragment.ranked, offset);
+    offset += fragment.clients.length;
+  }
+  return run;
+}
