@@ -1,5 +1,5 @@
 import { fragmentIndexFor, nameKey, valueKey, type KeyFragment, type ValueField } from '../bundle/key-index.ts';
-import type { Occurrences } from '../bundle/key-lists.ts';
+import type { Matches } from '../bundle/key-lists.ts';
 import { coverOffsets } from './cover-trigrams.ts';
 
 /**
@@ -52,13 +52,6 @@ async function listOf(fragmentOf: FragmentOf, key: string): Promise<Int32Array> 
   return index < 0 ? new Int32Array(0) : fragment!.locals(index);
 }
 
-/** Clients and start positions where the pattern may begin, ascending by both; `count` of them. */
-interface Matches {
-  locals: Int32Array;
-  starts: Int32Array;
-  count: number;
-}
-
 /** The matches left after the keys of a wave of fragments (each key's fragment asked for once, all at once). */
 async function narrowByWave(fragmentOf: FragmentOf, groups: readonly Map<string, number[]>[], found: Matches | undefined): Promise<Matches> {
   const reads = groups.map((keys) => fragmentOf(keys.keys().next().value!));
@@ -76,47 +69,12 @@ async function narrowByWave(fragmentOf: FragmentOf, groups: readonly Map<string,
   // A list's bytes are about its length: the shortest first, so the matches shrink soonest.
   lists.sort((a, b) => a.fragment.listBytes(a.index) - b.fragment.listBytes(b.index));
   for (const { fragment, index, offsets } of lists) {
-    const occurrences = fragment.occurrences(index);
     for (const offset of offsets) {
-      found = found === undefined ? startsOf(occurrences, offset) : narrow(found, occurrences, offset);
+      found = fragment.matchesAt(index, offset, found);
       if (found.count === 0) return found;
     }
   }
   return found!;
-}
-
-/** Where the pattern would begin, for each occurrence of its trigram at `offset`. */
-function startsOf({ locals, positions }: Occurrences, offset: number): Matches {
-  const found = { locals: new Int32Array(locals.length), starts: new Int32Array(locals.length), count: 0 };
-  for (let i = 0; i < locals.length; i++) {
-    if (positions[i]! < offset) continue;
-    found.locals[found.count] = locals[i]!;
-    found.starts[found.count++] = positions[i]! - offset;
-  }
-  return found;
-}
-
-/** Keeps, in place, the matches that the trigram's occurrences at `offset` confirm. */
-function narrow(found: Matches, { locals, positions }: Occurrences, offset: number): Matches {
-  let i = 0;
-  let j = 0;
-  let kept = 0;
-  while (i < found.count && j < locals.length) {
-    const local = found.locals[i]!;
-    const start = found.starts[i]!;
-    const otherLocal = locals[j]!;
-    const otherStart = positions[j]! - offset;
-    if (local < otherLocal || (local === otherLocal && start < otherStart)) i++;
-    else if (local > otherLocal || start > otherStart) j++;
-    else {
-      found.locals[kept] = local;
-      found.starts[kept++] = start;
-      i++;
-      j++;
-    }
-  }
-  found.count = kept;
-  return found;
 }
 
 function distinctLocals(found: Matches): Int32Array {

@@ -1,5 +1,5 @@
 import { decodeSections, encodeSections } from './sections.ts';
-import { buildLists, decodeLocals, decodeOccurrences, type AddOccurrence, type Occurrences } from './key-lists.ts';
+import { buildLists, decodeLocals, decodeOccurrences, matchesAt, type AddOccurrence, type Matches, type Occurrences } from './key-lists.ts';
 import { encodeTextList, textStart, type TextList } from './text-list.ts';
 
 /**
@@ -178,6 +178,8 @@ export interface KeyFragment {
   locals(index: number): Int32Array;
   /** The list at `index` of a 3-byte name key: every occurrence, by local index then byte position. */
   occurrences(index: number): Occurrences;
+  /** The matches of the 3-byte key at `index` found at `offset` of a pattern; given `within`, those of it that key confirms, in place (key-lists.ts). */
+  matchesAt(index: number, offset: number, within?: Matches): Matches;
 }
 
 export function decodeKeyFragment(bytes: Uint8Array, file: string): KeyFragment {
@@ -219,5 +221,6 @@ export function decodeKeyFragment(bytes: Uint8Array, file: string): KeyFragment 
     listBytes: (index) => listStarts[index + 1]! - listStarts[index]!,
     locals: (index) => decodeLocals(lists, listStarts[index]!, listStarts[index + 1]!, file),
     occurrences: (index) => decodeOccurrences(lists, listStarts[index]!, listStarts[index + 1]!, file),
+    matchesAt: (index, offset, within) => matchesAt(lists, listStarts[index]!, listStarts[index + 1]!, offset, within, file),
   };
 }

@@ -132,31 +132,69 @@ export interface Occurrences {
 
 /** The occurrences of a `POSITIONS` list (bytes `from` to `to` of `bytes`). */
 export function decodeOccurrences(bytes: Uint8Array, from: number, to: number, file: string): Occurrences {
+  const found = matchesAt(bytes, from, to, 0, undefined, file);
+  return { locals: found.locals.subarray(0, found.count), positions: found.starts.subarray(0, found.count) };
+}
+
+/** Where a pattern may begin in which client: ascending by client, then start; `count` of them. */
+export interface Matches {
+  locals: Int32Array;
+  starts: Int32Array;
+  count: number;
+}
+
+/**
+ * The matches of a trigram found at `offset` of a pattern (each occurrence shifted back by the offset)
+ * from the `POSITIONS` list (bytes `from` to `to` of `bytes`); given the matches of other trigrams
+ * (`within`), those of them it confirms, kept in place. Decoded and compared in one pass, which ends
+ * where the matches do: the whole list is never written out.
+ */
+export function matchesAt(bytes: Uint8Array, from: number, to: number, offset: number, within: Matches | undefined, file: string): Matches {
   if (bytes[from] !== POSITIONS) throw new Error(`${file}: a list of kind ${bytes[from]} where a list of positions was expected`);
   // Two bytes at least an occurrence.
-  const most = (to - from - 1) >>> 1;
-  const locals = new Int32Array(most);
-  const positions = new Int32Array(most);
-  let count = 0;
+  const found = within ?? { locals: new Int32Array((to - from - 1) >>> 1), starts: new Int32Array((to - from - 1) >>> 1), count: 0 };
+  const count = found.count;
+  let i = 0;
+  let kept = 0;
   let local = -1;
   let position = 0;
   for (let at = from + 1; at < to; ) {
-    let gap = 0;
-    for (let shift = 0; ; shift += 7) {
-      const byte = bytes[at++]!;
-      gap |= (byte & 0x7f) << shift;
-      if (byte < 0x80) break;
+    let gap = bytes[at++]!;
+    if (gap >= 0x80) {
+      gap &= 0x7f;
+      for (let shift = 7; ; shift += 7) {
+        const byte = bytes[at++]!;
+        gap |= (byte & 0x7f) << shift;
+        if (byte < 0x80) break;
+      }
     }
-    let value = 0;
-    for (let shift = 0; ; shift += 7) {
-      const byte = bytes[at++]!;
-      value |= (byte & 0x7f) << shift;
-      if (byte < 0x80) break;
+    let value = bytes[at++]!;
+    if (value >= 0x80) {
+      value &= 0x7f;
+      for (let shift = 7; ; shift += 7) {
+        const byte = bytes[at++]!;
+        value |= (byte & 0x7f) << shift;
+        if (byte < 0x80) break;
+      }
     }
     local += gap;
     position = gap === 0 ? position + value : value;
-    locals[count] = local;
-    positions[count++] = position;
+    const start = position - offset;
+    if (start < 0) continue;
+    if (within === undefined) {
+      found.locals[kept] = local;
+      found.starts[kept++] = start;
+      continue;
+    }
+    // Past the matches before this occurrence; keep the one it confirms.
+    while (i < count && (found.locals[i]! < local || (found.locals[i] === local && found.starts[i]! < start))) i++;
+    if (i === count) break;
+    if (found.locals[i] === local && found.starts[i] === start) {
+      found.locals[kept] = local;
+      found.starts[kept++] = start;
+      i++;
+    }
   }
-  return { locals: locals.subarray(0, count), positions: positions.subarray(0, count) };
+  found.count = kept;
+  return found;
 }
