@@ -47,9 +47,6 @@ export const LIST_ENGINES: Readonly<Record<RecordKind, ListEngine>> = {
  * result cache and read again by later requests' pages, none of which may wait on a read of another.
  */
 function orderFragments(bundle: QueryBundle): OrderFragments {
-  return {
-    total: bundle.manifest.clients,
-    fragments: bundle.manifest.orders.name.length,
-    fragment: (field, k) => bundle.forAnswer().orderFragment(field, k),
-  };
+  const { clients, orders } = bundle.manifest;
+  return { total: clients, places: orders.places, nullDates: orders.nullDates, fragment: (field, k) => bundle.forAnswer().orderFragment(field, k) };
 }

@@ -55,8 +55,12 @@ export interface BundleManifest {
   chunks: { firstIds: number[]; starts: number[]; hashes: string[] };
   /** Index segments in id order, each a run of clients from global index `start` (segmentStem). */
   segments: ManifestSegment[];
-  /** The hashes of each order's fragments (orderFragmentStem), fragment k holding places from k times ORDER_PLACES. */
-  orders: Record<OrderField, string[]>;
+  /**
+   * The orders' fragments (bundle/order-fragments.ts): the hashes of each order's (orderFragmentStem),
+   * fragment k holding its places from k times `places`; and how many clients have no date (the date
+   * order's first group, first in either direction).
+   */
+  orders: { places: number; nullDates: number } & Record<OrderField, string[]>;
   /** Registrants listed and served (contract sections 4 and 10), numbered by their place in id order. */
   registrants: number;
   /** The file of each registrant column (registrant-columns.ts), named by its content. */

@@ -3,7 +3,8 @@ import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format, type Preflight }
 import { BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkStem, keyFragmentStem, orderFragmentStem, registrantPackStem, type BundleManifest, type ManifestSegment } from '../bundle/bundle-manifest.ts';
 import { bundleFile, hashOf, nameInBundle, type BundleFile } from '../bundle/content-names.ts';
 import { encodeKeyIndex, type SegmentKeyRows, type ValueField } from '../bundle/key-index.ts';
-import { encodeOrderFragments } from '../bundle/order-fragments.ts';
+import { clientOrderFragments } from '../bundle/field-orders.ts';
+import { ORDER_PLACES } from '../bundle/order-fragments.ts';
 import { decodeRecordTexts, encodeRecordTexts } from '../bundle/record-texts.ts';
 import {
   NO_CODE,
@@ -48,7 +49,7 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     clients: source.clientCount,
     chunks: { firstIds: [], starts: [], hashes: [] },
     segments: [],
-    orders: { name: [], date: [] },
+    orders: { places: ORDER_PLACES, nullDates: 0, name: [], date: [] },
     registrants: 0,
     // Each column's name, with its content's hash, as it is written (registrantFiles).
     registrantColumns: {} as BundleManifest['registrantColumns'],
@@ -174,66 +175,33 @@ function chunkOf(records: ChunkClient[], manifest: BundleManifest, registrantTex
 }
 
 /**
- * The name order (from the store, which sorts names by code point) and the date order (dates ascending,
- * none first), each with the other's ranks, in fragments (bundle/order-fragments.ts).
+ * The name order (from the store, which sorts names by code point, ties by id) and the date order
+ * (bundle/field-orders.ts), each with the other's ranks, in fragments (bundle/order-fragments.ts).
  */
 function* orderFiles(source: BundleRows, manifest: BundleManifest, clients: ClientColumns): Generator<BundleFile> {
   const total = clients.count;
-  const nameOrder = new Uint32Array(total);
-  const nameStarts = new Uint8Array(total);
-  const nameRank = new Uint32Array(total);
+  const order = new Uint32Array(total);
+  const groupStarts = new Uint8Array(total);
   let place = 0;
-  let rank = -1;
   let previous: string | undefined;
   for (const { id, name } of source.clientsByName()) {
     const index = sortedIndexOf(clients.ids, id);
     if (index < 0 || place >= total) throw new Error(`client ${id} in name order is not among the clients in id order`);
-    nameOrder[place] = index;
-    if (place === 0 || name !== previous) {
-      nameStarts[place] = 1;
-      rank++;
-    }
-    nameRank[index] = rank;
+    order[place] = index;
+    groupStarts[place] = place === 0 || name !== previous ? 1 : 0;
     place++;
     previous = name;
   }
   if (place !== total) throw new Error(`${place} clients in name order, ${total} in id order`);
-  const { order: dateOrder, starts: dateStarts, rank: dateRank } = dateOrderOf(clients.dates);
-  for (const [field, order, starts, other] of [['name', nameOrder, nameStarts, dateRank], ['date', dateOrder, dateStarts, nameRank]] as const) {
-    for (const [k, data] of encodeOrderFragments(order, starts, other).entries()) {
+  const fragments = clientOrderFragments({ order, groupStarts }, clients.dates);
+  manifest.orders.nullDates = fragments.nullDates;
+  for (const field of ['name', 'date'] as const) {
+    for (const [k, data] of fragments[field].entries()) {
       const file = bundleFile(orderFragmentStem(field, k), data);
       manifest.orders[field].push(hashOf(file));
       yield file;
     }
   }
-}
-
-/** The clients by date (none first), ties in id order, where each date's group starts, and each client's date rank (none: 0). */
-function dateOrderOf(dates: Int32Array): { order: Uint32Array; starts: Uint8Array; rank: Uint32Array } {
-  const total = dates.length;
-  // Sorted as one number a client, date then global index: exact in a double, and sorted natively.
-  const keyed = new Float64Array(total);
-  for (let i = 0; i < total; i++) keyed[i] = (dates[i]! + 1) * 2 ** 24 + i;
-  keyed.sort();
-  const order = new Uint32Array(total);
-  const starts = new Uint8Array(total);
-  const rank = new Uint32Array(total);
-  let current = -1;
-  let previous = Number.NaN;
-  for (let place = 0; place < total; place++) {
-    const index = keyed[place]! % 2 ** 24;
-    const date = dates[index]!;
-    order[place] = index;
-    if (date !== previous) {
-      starts[place] = 1;
-      current++;
-      previous = date;
-    }
-    rank[index] = current;
-  }
-  // The rank of a date counts the dates before it: none, when some client has none, is 0.
-  if (total > 0 && dates[order[0]!]! >= 0) for (let i = 0; i < total; i++) rank[i]!++;
-  return { order, starts, rank };
 }
 
 /**
