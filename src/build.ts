@@ -9,6 +9,7 @@ import { planFilter } from './plan/filter-plans.ts';
 import { listRoute } from './plan/rewrite-map.ts';
 import { createRewriteMap } from './plan/rewrite-map-builder.ts';
 import { bundleFileCount } from './plan/bundle-layout.ts';
+import { ORDER_PLACES } from './bundle/order-fragments.ts';
 import { REGISTRANT_COLUMNS } from './bundle/registrant-columns.ts';
 import { readRegistrantFile, splitRegistrantFiles } from './ingest/registrant-file.ts';
 import { siteFileCount, siteUnits } from './plan/site-units.ts';
@@ -127,7 +128,7 @@ export async function build(options: BuildOptions, reporter: Progress = silentPr
 
     const clientIds = Array.from(store.clientIdsInRange(null, null));
     const registrantIds = Array.from(store.registrantIds());
-    const bundleFiles = bundleFileCount(clientIds, counts.clients, registrantIds, REGISTRANT_COLUMNS.length);
+    const bundleFiles = bundleFileCount(clientIds, counts.clients, registrantIds, { columns: REGISTRANT_COLUMNS.length, orderPlaces: ORDER_PLACES });
     // The records the query bundle is checked on before the switch: the first, middle and last.
     const sampleIds = { client: ends(clientIds), registrant: ends(registrantIds) };
 

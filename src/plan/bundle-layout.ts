@@ -1,5 +1,3 @@
-import { ORDER_PLACES } from '../bundle/order-fragments.ts';
-
 /**
  * How the query bundle cuts the clients (in id order) into files, decided from the ids alone so that
  * a night's change rewrites few of them (issue 32: the nightly change at most 5 % of the bytes).
@@ -65,12 +63,12 @@ export const BUNDLE_FOLDERS = ['bundle/', 'bundle/clients/', 'bundle/keys/', 'bu
 /**
  * About how many files the query bundle has, for the progress bar: one per client chunk and per
  * registrant pack, the `columns` registrant columns (bundle/registrant-columns.ts), the two orders'
- * fragments, the manifest, and the key fragments, estimated (their number depends on the names: about
+ * fragments of `orderPlaces` places each, the manifest, and the key fragments, estimated (their number depends on the names: about
  * 60 bytes a client, 64 KB a fragment).
  */
-export function bundleFileCount(clientIds: Iterable<number>, total: number, registrantIds: Iterable<number>, columns: number): number {
+export function bundleFileCount(clientIds: Iterable<number>, total: number, registrantIds: Iterable<number>, files: { columns: number; orderPlaces: number }): number {
   const keyFragments = segmentRanges(total).reduce((sum, range) => sum + Math.ceil((range.count * 60) / 65_536), 0);
-  return chunkCount(clientIds) + keyFragments + 2 * Math.ceil(total / ORDER_PLACES) + chunkCount(registrantIds, REGISTRANT_PACKS) + columns + 1;
+  return chunkCount(clientIds) + keyFragments + 2 * Math.ceil(total / files.orderPlaces) + chunkCount(registrantIds, REGISTRANT_PACKS) + files.columns + 1;
 }
 
 function chunkCount(ids: Iterable<number>, sizes?: ChunkSizes): number {

@@ -50,7 +50,7 @@ describe('a damaged query bundle', () => {
 
   it.each([
     ['a flipped byte in a client chunk', 'clients', flipByte],
-    ['a cut index segment', 'index', cut],
+    ['a cut key fragment', 'keys', cut],
     ['a flipped byte in a registrant pack', 'registrants', flipByte],
     ['a cut registrant column', 'registrants/columns', cut],
   ] as const)('%s: the preview refuses to start, naming the file, in Node and in workerd', async (_name, under, damage) => {
