@@ -37,18 +37,30 @@ function idHash(id: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-const SMALLEST_POWER = 1024;
+/** Segments under it are one tail: the clients a night adds rewrite it whole (at most 4,096 clients' keys, about 0.4 MB). */
+const SMALLEST_POWER = 4096;
+/**
+ * The largest segment: its key index is built whole in a render thread (bundle-files.ts), and 131,072
+ * clients' keys are what a thread's heap holds (produce-site.ts); past it, a search reads one more
+ * segment's fragments for each 131,072 clients.
+ */
+const LARGEST_POWER = 131_072;
 
 /**
  * The index segments of `total` clients: each a start (global index) and a count. The largest power of
- * two first, then the smaller ones the rest holds, as a binary counter: a search reads the fragments
+ * two first (up to LARGEST_POWER, as many of those as fit), then the smaller ones the rest holds down
+ * to SMALLEST_POWER, then the tail, as a binary counter: a search reads the fragments
  * of its keys in every segment, so there are few, and the clients a night adds (the highest ids, the
  * end) change only the small segments at the end until they add up to the next power.
  */
 export function segmentRanges(total: number): { start: number; count: number }[] {
   const ranges: { start: number; count: number }[] = [];
   let start = 0;
-  for (let power = 2 ** Math.floor(Math.log2(Math.max(total, 1))); power >= SMALLEST_POWER; power /= 2) {
+  while (total - start >= 2 * LARGEST_POWER) {
+    ranges.push({ start, count: LARGEST_POWER });
+    start += LARGEST_POWER;
+  }
+  for (let power = Math.min(LARGEST_POWER, 2 ** Math.floor(Math.log2(Math.max(total - start, 1)))); power >= SMALLEST_POWER; power /= 2) {
     if (total - start < power) continue;
     ranges.push({ start, count: power });
     start += power;
