@@ -1,5 +1,5 @@
 import { fragmentIndexFor, nameKey, valueKey, type KeyFragment, type ValueField } from '../bundle/key-index.ts';
-import type { Matches } from '../bundle/key-lists.ts';
+import type { Matches } from '../bundle/position-lists.ts';
 import { coverOffsets } from './cover-trigrams.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { decodeSections, encodeSections } from './sections.ts';
-import { buildLists, decodeLocals, decodeOccurrences, matchesAt, type AddOccurrence, type Matches, type Occurrences } from './key-lists.ts';
+import { buildLists, decodeLocals, type AddOccurrence } from './key-lists.ts';
+import { buildPositionLists, decodeOccurrences, matchesAt, type Matches, type Occurrences } from './position-lists.ts';
 import { encodeTextList, textStart, type TextList } from './text-list.ts';
 
 /**
@@ -12,7 +13,7 @@ import { encodeTextList, textStart, type TextList } from './text-list.ts';
  *   each byte written as the character of its value (U+0000 to U+00FF), so that key order is byte
  *   order and an ASCII key reads as itself (`3ASS`). Lists of 1- and 2-byte keys hold each client
  *   once; lists of 3-byte keys hold every occurrence with its byte position, so that a search of the
- *   trigrams covering a pattern, at aligned positions, proves the whole pattern (key-lists.ts).
+ *   trigrams covering a pattern, at aligned positions, proves the whole pattern (position-lists.ts).
  *   Each name is indexed alone: no key spans two names.
  * - `state=NV`, `registrant=401105130`, ...: the clients having that value of a field (`valueKey`).
  */
@@ -80,7 +81,7 @@ interface Entry {
 function nameEntries(names: TextList): Entry[] {
   const entries: Entry[] = [];
   for (const length of [1, 2] as const) {
-    const lists = buildLists(1 << (8 * length), false, (add) => visitNames(names, length, (key, local) => add(key, local, 0)));
+    const lists = buildLists(1 << (8 * length), (add) => visitNames(names, length, (key, local) => add(key, local, 0)));
     lists.forEach((list, key) => {
       if (list.length > 0) entries.push({ key: keyOfRun(key, length), list });
     });
@@ -90,7 +91,7 @@ function nameEntries(names: TextList): Entry[] {
   visitNames(names, 3, (key) => {
     if (!ids.has(key)) ids.set(key, ids.size);
   });
-  const lists = buildLists(ids.size, true, (add: AddOccurrence) => visitNames(names, 3, (key, local, position) => add(ids.get(key)!, local, position)));
+  const lists = buildPositionLists(ids.size, (add: AddOccurrence) => visitNames(names, 3, (key, local, position) => add(ids.get(key)!, local, position)));
   for (const [key, id] of ids) entries.push({ key: keyOfRun(key, 3), list: lists[id]! });
   return entries;
 }
@@ -124,7 +125,7 @@ function valueEntries(field: ValueField, values: readonly (string | number | nul
     if (id === undefined) ids.set(key, (id = ids.size));
     return id;
   });
-  const lists = buildLists(ids.size, false, (add) => keyOf.forEach((id, local) => id >= 0 && add(id, local, 0)));
+  const lists = buildLists(ids.size, (add) => keyOf.forEach((id, local) => id >= 0 && add(id, local, 0)));
   return [...ids].map(([key, id]) => ({ key, list: lists[id]! }));
 }
 
@@ -178,7 +179,7 @@ export interface KeyFragment {
   locals(index: number): Int32Array;
   /** The list at `index` of a 3-byte name key: every occurrence, by local index then byte position. */
   occurrences(index: number): Occurrences;
-  /** The matches of the 3-byte key at `index` found at `offset` of a pattern; given `within`, those of it that key confirms, in place (key-lists.ts). */
+  /** The matches of the 3-byte key at `index` found at `offset` of a pattern; given `within`, those of it that key confirms, in place (position-lists.ts). */
   matchesAt(index: number, offset: number, within?: Matches): Matches;
 }
 

@@ -112,6 +112,17 @@ describe('the key index answers as a scan of the names would', () => {
     expect(await search(index, encoder.encode('AAAA'))).toEqual([0, 3 - 1, 3, 5]);
   });
 
+  it('on lists of many blocks, jumping to the few names a rare trigram leaves', async () => {
+    // ABA and BAB occur thousands of times, several times a name; QX in a name of 101 only.
+    const names = Array.from({ length: 3000 }, (_, i) => (i % 101 === 50 ? `QX${'AB'.repeat(i % 7)}QX` : 'AB'.repeat(1 + (i % 9))));
+    names[2999] = 'QXABABABABABQX';
+    const index = indexOf(names);
+    for (const text of ['QXABABQX', 'QXABABABABABQX', 'ABABABABABABABABAB', 'XABA', 'BABQX', 'QXQX', 'ABABQ']) {
+      expect(await search(index, encoder.encode(text)), text).toEqual(bruteForce(names, encoder.encode(text)));
+    }
+    expect(bruteForce(names, encoder.encode('QXABABQX')).length).toBeGreaterThan(1);
+  });
+
   it('on names of 400 characters: positions past 255', async () => {
     const long = `${'X'.repeat(300)}NEEDLE${'Y'.repeat(94)}`;
     const names = [long, 'NEEDLE', 'XNEEDLEY', `${'X'.repeat(299)}NEED`];

@@ -1,0 +1,153 @@
+import { POSITIONS, type AddOccurrence } from './key-lists.ts';
+import { readVarint, varintEnd, varintSize, writeVarint } from './varints.ts';
+
+/**
+ * The positional lists of a key index (key-lists.ts, kind `POSITIONS`): every occurrence of a
+ * trigram, by local index then byte position, so that a search can ask for trigrams at aligned
+ * positions.
+ *
+ *   POSITIONS | skip table's bytes | skip table | occurrences
+ *
+ * An occurrence is a varint gap of local index (0: the same name again) and a varint position (after
+ * a 0, the gap from the previous position). Every `BLOCK` occurrences, the skip table says the local
+ * index of the last occurrence before the next block (as a gap from the previous skip's) and the bytes
+ * of the block before: a search left with few matches jumps to the blocks that can hold them instead
+ * of decoding the whole list (a whole name: from 110,000 occurrences to a few thousand). A jump lands
+ * after a client before the next match's, so the positions of that client's last occurrences, which
+ * would need the position before the block, are never compared: the skip does not hold it.
+ */
+const BLOCK = 64;
+const NO_SKIP = 0x7fffffff;
+
+/** Each key's positional list (by its number), as views of one buffer: measured in a first pass of the occurrences, written in a second. */
+export function buildPositionLists(keyCount: number, visit: (add: AddOccurrence) => void): Uint8Array[] {
+  const state = {
+    count: new Int32Array(keyCount),
+    lastLocal: new Int32Array(keyCount).fill(-1),
+    lastPosition: new Int32Array(keyCount),
+    skipLocal: new Int32Array(keyCount),
+    // Where the block being written started, and where the next occurrence and skip go (a size in the first pass).
+    blockAt: new Float64Array(keyCount),
+    at: new Float64Array(keyCount),
+    skipAt: new Float64Array(keyCount),
+  };
+  visit((id, local, position) => addOccurrence(state, undefined, id, local, position));
+  const starts = new Float64Array(keyCount + 1);
+  const tableBytes = state.skipAt.slice();
+  for (let id = 0; id < keyCount; id++) {
+    starts[id + 1] = starts[id]! + (state.count[id] === 0 ? 0 : 1 + varintSize(tableBytes[id]!) + tableBytes[id]! + state.at[id]!);
+  }
+  const bytes = new Uint8Array(starts[keyCount]!);
+  state.count.fill(0);
+  state.lastLocal.fill(-1);
+  state.skipLocal.fill(0);
+  for (let id = 0; id < keyCount; id++) {
+    if (starts[id] === starts[id + 1]) continue;
+    bytes[starts[id]!] = POSITIONS;
+    state.skipAt[id] = writeVarint(bytes, starts[id]! + 1, tableBytes[id]!);
+    state.at[id] = state.blockAt[id] = state.skipAt[id]! + tableBytes[id]!;
+  }
+  visit((id, local, position) => addOccurrence(state, bytes, id, local, position));
+  return Array.from({ length: keyCount }, (_, id) => bytes.subarray(starts[id]!, starts[id + 1]!));
+}
+
+type BuildState = Record<'count' | 'lastLocal' | 'lastPosition' | 'skipLocal', Int32Array> & Record<'blockAt' | 'at' | 'skipAt', Float64Array>;
+
+/** Writes an occurrence (and a skip before it, where a block starts) into `bytes`, or only counts its bytes. */
+function addOccurrence(state: BuildState, bytes: Uint8Array | undefined, id: number, local: number, position: number): void {
+  const { count, lastLocal, lastPosition, skipLocal, blockAt, at, skipAt } = state;
+  if (count[id]! > 0 && count[id]! % BLOCK === 0) {
+    const skip = [lastLocal[id]! - skipLocal[id]!, at[id]! - blockAt[id]!];
+    for (const value of skip) skipAt[id] = bytes === undefined ? skipAt[id]! + varintSize(value) : writeVarint(bytes, skipAt[id]!, value);
+    skipLocal[id] = lastLocal[id]!;
+    blockAt[id] = at[id]!;
+  }
+  const gap = local - lastLocal[id]!;
+  const value = gap === 0 ? position - lastPosition[id]! : position;
+  at[id] = bytes === undefined ? at[id]! + varintSize(gap) + varintSize(value) : writeVarint(bytes, writeVarint(bytes, at[id]!, gap), value);
+  count[id]!++;
+  lastLocal[id] = local;
+  lastPosition[id] = position;
+}
+
+/** Where a pattern may begin in which client: ascending by client, then start; `count` of them. */
+export interface Matches {
+  locals: Int32Array;
+  starts: Int32Array;
+  count: number;
+}
+
+/**
+ * The matches of a trigram found at `offset` of a pattern (each occurrence shifted back by the offset)
+ * from the `POSITIONS` list (bytes `from` to `to` of `bytes`); given the matches of other trigrams
+ * (`within`), those of them it confirms, kept in place. Decoded and compared in one pass, which jumps
+ * over the blocks before the next match and ends where the matches do: the list is never written out.
+ */
+export function matchesAt(bytes: Uint8Array, from: number, to: number, offset: number, within: Matches | undefined, file: string): Matches {
+  if (bytes[from] !== POSITIONS) throw new Error(`${file}: a list of kind ${bytes[from]} where a list of positions was expected`);
+  const tableEnd = readVarint(bytes, from + 1) + varintEnd;
+  // Two bytes at least an occurrence.
+  const most = (to - tableEnd) >>> 1;
+  const found = within ?? { locals: new Int32Array(most), starts: new Int32Array(most), count: 0 };
+  const count = found.count;
+  // The next skip: the client before its block, and where the rest of it is read.
+  let skip = varintEnd;
+  let skipLocal = skip < tableEnd ? readVarint(bytes, skip) : NO_SKIP;
+  let skipRest = varintEnd;
+  let skipTo = tableEnd;
+  let i = 0;
+  let kept = 0;
+  let local = -1;
+  let position = 0;
+  for (let at = tableEnd; at < to; ) {
+    if (within !== undefined) {
+      if (i === count) break;
+      // Jumps to the last block that starts after an occurrence before the next match's client.
+      while (skipLocal < found.locals[i]!) {
+        skipTo += readVarint(bytes, skipRest);
+        skip = varintEnd;
+        if (skipTo > at) {
+          at = skipTo;
+          local = skipLocal;
+        }
+        skipLocal = skip < tableEnd ? skipLocal + readVarint(bytes, skip) : NO_SKIP;
+        skipRest = varintEnd;
+      }
+    }
+    let gap = bytes[at++]!;
+    if (gap >= 0x80) {
+      gap = readVarint(bytes, at - 1);
+      at = varintEnd;
+    }
+    let value = bytes[at++]!;
+    if (value >= 0x80) {
+      value = readVarint(bytes, at - 1);
+      at = varintEnd;
+    }
+    local += gap;
+    position = gap === 0 ? position + value : value;
+    const start = position - offset;
+    if (start < 0) continue;
+    if (within !== undefined) {
+      // Past the matches before this occurrence; keeps the one it confirms.
+      while (i < count && (found.locals[i]! < local || (found.locals[i] === local && found.starts[i]! < start))) i++;
+      if (i === count || found.locals[i] !== local || found.starts[i] !== start) continue;
+      i++;
+    }
+    found.locals[kept] = local;
+    found.starts[kept++] = start;
+  }
+  found.count = kept;
+  return found;
+}
+
+/** A trigram's occurrences: each one's local index and byte position, ascending by both. */
+export interface Occurrences {
+  locals: Int32Array;
+  positions: Int32Array;
+}
+
+export function decodeOccurrences(bytes: Uint8Array, from: number, to: number, file: string): Occurrences {
+  const found = matchesAt(bytes, from, to, 0, undefined, file);
+  return { locals: found.locals.subarray(0, found.count), positions: found.starts.subarray(0, found.count) };
+}
