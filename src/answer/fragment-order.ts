@@ -12,6 +12,7 @@ export type { OrderFragments, PagedOrder };
  * groups of equal T1 values it meets in their order by T2 and id (each group's order by the other
  * field is in the fragments). Nothing is sorted, nor built for every client.
  */
+
 /** Every client in the order of the terms. */
 export function orderAll(source: OrderFragments, terms: readonly SortTerm[]): PagedOrder {
   const plan = orderPlan(terms);
