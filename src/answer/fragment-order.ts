@@ -1,8 +1,10 @@
-import type { OrderField, OrderFragment } from '../bundle/order-fragments.ts';
 import type { SortTerm } from './ordering-terms.ts';
+import type { OrderFragments, PagedOrder } from './paged-order.ts';
 import { orderPlan, walkGroup, type OrderPlan } from './order-groups.ts';
 import { groupsAround } from './order-runs.ts';
 import { scanSelection } from './selection-scan.ts';
+
+export type { OrderFragments, PagedOrder };
 
 /**
  * Pages of clients in the order of a request's terms (contract section 9), read from the order
@@ -10,24 +12,6 @@ import { scanSelection } from './selection-scan.ts';
  * groups of equal T1 values it meets in their order by T2 and id (each group's order by the other
  * field is in the fragments). Nothing is sorted, nor built for every client.
  */
-export interface OrderFragments {
-  /** How many clients (client numbers 0 to total - 1, in id order). */
-  total: number;
-  /** Places in each fragment (ORDER_PLACES as the build writes them). */
-  places: number;
-  /** Clients with no date: the date order's first group, first in either direction. */
-  nullDates: number;
-  /** Fragment `k` (places k * places onwards) of the field's ascending order. */
-  fragment(field: OrderField, k: number): Promise<OrderFragment>;
-}
-
-export interface PagedOrder {
-  readonly count: number;
-  /** The client numbers at places [from, to) (to past the end: up to the end). */
-  slice(from: number, to: number): Promise<number[]>;
-  /** The bytes of the arrays it holds now (the selection included), for the weight of a cache entry. */
-  readonly bytes: number;
-}
 
 /** Every client in the order of the terms. */
 export function orderAll(source: OrderFragments, terms: readonly SortTerm[]): PagedOrder {

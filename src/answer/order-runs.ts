@@ -1,5 +1,5 @@
 import type { OrderField, OrderFragment } from '../bundle/order-fragments.ts';
-import type { OrderFragments } from './fragment-order.ts';
+import type { OrderFragments } from './paged-order.ts';
 
 /** Consecutive entries of a field's order, from the start of a group to the end of one. */
 export interface Run {

@@ -1,5 +1,5 @@
 import { sortedIndexOf } from '../bundle/sorted-arrays.ts';
-import type { OrderFragments, PagedOrder } from './fragment-order.ts';
+import type { OrderFragments, PagedOrder } from './paged-order.ts';
 import { walkGroup, type GroupEntries, type OrderPlan } from './order-groups.ts';
 import { groupsAround } from './order-runs.ts';
 

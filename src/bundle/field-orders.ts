@@ -14,7 +14,7 @@ export interface FieldOrder {
 }
 
 /** The date order: `dates` by client number as YYYYMMDD, -1 for none; null first; `nulls` clients have none. */
-export function dateOrder(dates: Int32Array): FieldOrder & { nulls: number } {
+export function dateFieldOrder(dates: Int32Array): FieldOrder & { nulls: number } {
   const total = dates.length;
   // One number per client, date then client number: exact in a double for any date and up to 10^8 clients.
   const keys = new Float64Array(total);
@@ -37,7 +37,7 @@ export function dateOrder(dates: Int32Array): FieldOrder & { nulls: number } {
 }
 
 /** The name order's groups from its ties (name-order.ts: 1 where a name equals the one before). */
-export function nameOrder(order: Uint32Array, ties: Uint8Array): FieldOrder {
+export function nameFieldOrder(order: Uint32Array, ties: Uint8Array): FieldOrder {
   return { order, groupStarts: ties.map((tie) => (tie === 1 ? 0 : 1)) };
 }
 
@@ -57,7 +57,7 @@ export function groupRanks({ order, groupStarts }: FieldOrder, firstRank: number
 
 /** Both fields' fragments and the count of null dates (the date order's first group, first in either direction). */
 export function clientOrderFragments(names: FieldOrder, dates: Int32Array, places = ORDER_PLACES): { name: Uint8Array[]; date: Uint8Array[]; nullDates: number } {
-  const byDate = dateOrder(dates);
+  const byDate = dateFieldOrder(dates);
   const nameRank = groupRanks(names, 0);
   const dateRank = groupRanks(byDate, byDate.nulls > 0 ? 0 : 1);
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientOrderFragments, dateOrder, nameOrder } from '../../src/bundle/field-orders.ts';
+import { clientOrderFragments, dateFieldOrder, nameFieldOrder } from '../../src/bundle/field-orders.ts';
 import { decodeOrderFragment, encodeOrderFragments, type OrderField, type OrderFragment } from '../../src/bundle/order-fragments.ts';
 import { compareCodePoints } from '../../src/bundle/registrant-columns.ts';
 import { orderRecords, type OrderSource, type TermKeys } from '../../src/answer/client-order.ts';
@@ -81,7 +81,7 @@ function fragmentsOf({ names, dates }: Clients, places = PLACES): OrderFragments
   const total = names.length;
   const byName = Array.from({ length: total }, (_, i) => i).sort((a, b) => compareCodePoints(names[a]!, names[b]!) || a - b);
   const ties = Uint8Array.from(byName, (client, place) => (place > 0 && names[client] === names[byName[place - 1]!] ? 1 : 0));
-  const built = clientOrderFragments(nameOrder(Uint32Array.from(byName), ties), dates, places);
+  const built = clientOrderFragments(nameFieldOrder(Uint32Array.from(byName), ties), dates, places);
   const decoded = { name: built.name.map((bytes, k) => decodeOrderFragment(bytes, `name-${k}`)), date: built.date.map((bytes, k) => decodeOrderFragment(bytes, `date-${k}`)) };
   const reads: string[] = [];
   return {
@@ -142,9 +142,9 @@ describe('order fragments', () => {
   });
 
   it('the date order puts null dates first, ties by client number, and counts them', () => {
-    const { order, groupStarts, nulls } = dateOrder(Int32Array.of(20200102, -1, 20200101, -1, 20200102));
+    const { order, groupStarts, nulls } = dateFieldOrder(Int32Array.of(20200102, -1, 20200101, -1, 20200102));
     expect([[...order], [...groupStarts], nulls]).toEqual([[1, 3, 2, 0, 4], [1, 0, 1, 1, 0], 2]);
-    expect(() => dateOrder(Int32Array.of(-5))).toThrow(/client 0: date -5 is not YYYYMMDD or -1/);
+    expect(() => dateFieldOrder(Int32Array.of(-5))).toThrow(/client 0: date -5 is not YYYYMMDD or -1/);
   });
 });
 
