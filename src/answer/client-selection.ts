@@ -56,7 +56,8 @@ async function matchSegment(bundle: QueryBundle, s: number, criteria: ClientCrit
   const fragmentOf = (key: string) => bundle.keyFragment(s, key);
   const lists: Promise<Int32Array>[] = [];
   if (only !== undefined) lists.push(Promise.resolve(Int32Array.of(only)));
-  if (criteria.clientName !== undefined) lists.push(segmentNamesHolding(fragmentOf, criteria.clientName, bundle.manifest.segments[s]!.maxNameBytes));
+  const segment = bundle.manifest.segments[s]!;
+  if (criteria.clientName !== undefined) lists.push(segmentNamesHolding(fragmentOf, criteria.clientName, segment.maxNameBytes, segment.keys.firstKeys));
   for (const [key, field] of VALUES) {
     const value = criteria[key] as string | number | undefined;
     if (value !== undefined) lists.push(clientsWithValue(fragmentOf, field, value));

@@ -3,7 +3,7 @@ import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format, type Preflight }
 import { BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkStem, keyFragmentStem, orderFragmentStem, registrantPackStem, type BundleManifest, type ManifestSegment } from '../bundle/bundle-manifest.ts';
 import { bundleFile, hashOf, nameInBundle, type BundleFile } from '../bundle/content-names.ts';
 import { encodeKeyIndex, type SegmentKeyRows, type ValueField } from '../bundle/key-index.ts';
-import { clientOrderFragments } from '../bundle/field-orders.ts';
+import { clientOrderFragments, nameFieldOrder } from '../bundle/field-orders.ts';
 import { ORDER_PLACES } from '../bundle/order-fragments.ts';
 import { decodeRecordTexts, encodeRecordTexts } from '../bundle/record-texts.ts';
 import {
@@ -134,7 +134,7 @@ function emptyRows(): Rows {
 
 /** A segment's key index, in fragments (bundle/key-index.ts), each named by its content. */
 function* segmentFiles(range: { start: number; count: number }, rows: SegmentKeyRows, manifest: BundleManifest): Generator<BundleFile> {
-  const { fragments, maxNameBytes } = encodeKeyIndex(rows);
+  const { fragments, maxNameBytes } = encodeKeyIndex(rows, keyFragmentBytes(range.count));
   const segment: ManifestSegment = { ...range, keys: { firstKeys: [], hashes: [] }, maxNameBytes };
   for (const [k, fragment] of fragments.entries()) {
     const file = bundleFile(keyFragmentStem(range, k), fragment.data);
@@ -143,6 +143,15 @@ function* segmentFiles(range: { start: number; count: number }, rows: SegmentKey
     yield file;
   }
   manifest.segments.push(segment);
+}
+
+/**
+ * The size of a segment's key fragments: a search reads a fragment for each of its keys, so smaller
+ * ones read fewer bytes but make more files and more first keys in the manifest. 32 KB in a large
+ * segment (a whole name's ten trigrams read about 300 KB at 131,072 clients), 16 KB in the small ones.
+ */
+function keyFragmentBytes(clients: number): number {
+  return clients >= 65_536 ? 32 * 1024 : 16 * 1024;
 }
 
 interface ChunkClient {
@@ -181,19 +190,18 @@ function chunkOf(records: ChunkClient[], manifest: BundleManifest, registrantTex
 function* orderFiles(source: BundleRows, manifest: BundleManifest, clients: ClientColumns): Generator<BundleFile> {
   const total = clients.count;
   const order = new Uint32Array(total);
-  const groupStarts = new Uint8Array(total);
+  const ties = new Uint8Array(total);
   let place = 0;
   let previous: string | undefined;
   for (const { id, name } of source.clientsByName()) {
     const index = sortedIndexOf(clients.ids, id);
     if (index < 0 || place >= total) throw new Error(`client ${id} in name order is not among the clients in id order`);
     order[place] = index;
-    groupStarts[place] = place === 0 || name !== previous ? 1 : 0;
-    place++;
+    ties[place++] = name === previous ? 1 : 0;
     previous = name;
   }
   if (place !== total) throw new Error(`${place} clients in name order, ${total} in id order`);
-  const fragments = clientOrderFragments({ order, groupStarts }, clients.dates);
+  const fragments = clientOrderFragments(nameFieldOrder(order, ties), clients.dates);
   manifest.orders.nullDates = fragments.nullDates;
   for (const field of ['name', 'date'] as const) {
     for (const [k, data] of fragments[field].entries()) {
