@@ -1,4 +1,4 @@
-import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, keyFragmentFile, MANIFEST_FILE, orderFragmentFile, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
+import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, decodeManifest, keyFragmentFile, MANIFEST_FILE, orderFragmentFile, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
 import { FileCache } from './file-cache.ts';
 import { decodeKeyFragment, fragmentIndexFor, type KeyFragment } from './key-index.ts';
@@ -61,9 +61,9 @@ export class QueryBundle {
     const text = new TextDecoder().decode(bytes);
     let manifest: BundleManifest;
     try {
-      manifest = JSON.parse(text) as BundleManifest;
+      manifest = decodeManifest(text);
     } catch (error) {
-      throw new BundleFileError(BUNDLE_MANIFEST, 'damaged', `not JSON (${(error as Error).message}): the file is damaged`);
+      throw new BundleFileError(BUNDLE_MANIFEST, 'damaged', `${(error as Error).message}: the file is damaged`);
     }
     if (manifest.format !== BUNDLE_FORMAT) throw new Error(`${BUNDLE_MANIFEST}: format ${String(manifest.format)}, this program reads ${BUNDLE_FORMAT}: build again`);
     return new QueryBundle(read, manifest, text, { cache: new FileCache(options.cacheBytes ?? CACHE_BYTES), reads: 1 }, readMs);

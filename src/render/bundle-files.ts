@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format, type Preflight } from '../contract.ts';
-import { BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkStem, keyFragmentStem, orderFragmentStem, registrantPackStem, type BundleManifest, type ManifestSegment } from '../bundle/bundle-manifest.ts';
+import { BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkStem, encodeManifest, keyFragmentStem, orderFragmentStem, registrantPackStem, type BundleManifest, type ManifestSegment } from '../bundle/bundle-manifest.ts';
 import { bundleFile, hashOf, nameInBundle, type BundleFile } from '../bundle/content-names.ts';
 import { encodeKeyIndex, type SegmentKeyRows, type ValueField } from '../bundle/key-index.ts';
 import { clientOrderFragments, nameFieldOrder } from '../bundle/field-orders.ts';
@@ -69,7 +69,7 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
   // Everything else the manifest says (base URL, headers, layout) goes in too: the manifest without its etag.
   digest.update(JSON.stringify(manifest));
   manifest.etag = `"${digest.digest('base64url').slice(0, 22)}"`;
-  yield { path: BUNDLE_MANIFEST, data: new TextEncoder().encode(`${JSON.stringify(manifest)}\n`) };
+  yield { path: BUNDLE_MANIFEST, data: new TextEncoder().encode(encodeManifest(manifest)) };
 }
 
 /** What the orders need of every client, by global index, gathered in the pass in id order. */
