@@ -127,6 +127,7 @@ export async function produceSite(options: ProduceOptions): Promise<ProduceResul
 function runThread(settings: ThreadSettings): Promise<ThreadDone> {
   return new Promise((resolve, reject) => {
     // A thread keeps little alive (one page, its sets of ids); without a cap V8 lets garbage grow its heap.
+    // The most is the query bundle's: a segment's names and values (131,072 clients) and the registrants' texts.
     const worker = startWorker(new URL('./produce-worker', import.meta.url), { workerData: settings, resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 } });
     let message: ThreadMessage | undefined;
     worker.on('message', (received: ThreadMessage) => (message = received));
