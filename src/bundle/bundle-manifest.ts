@@ -150,7 +150,7 @@ export function decodeManifest(text: string): BundleManifest {
   const firstIds: number[] = [];
   const starts: number[] = [];
   const hashes: string[] = [];
-  const length = file.chunks.hashes.length / gaps.length;
+  const length = gaps.length === 0 ? 0 : file.chunks.hashes.length / gaps.length;
   let id = 0;
   let start = 0;
   gaps.forEach((gap, k) => {

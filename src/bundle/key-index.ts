@@ -59,8 +59,14 @@ export function fragmentIndexFor(firstKeys: readonly string[], key: string): num
   return low - 1;
 }
 
-/** The segment's key index, cut by key range into fragments of about `targetBytes` (a list bigger than that alone), in key order; and the longest name in UTF-8 bytes. */
-export function encodeKeyIndex(rows: SegmentKeyRows, targetBytes = KEY_FRAGMENT_BYTES): { fragments: KeyFragmentFile[]; maxNameBytes: number } {
+/**
+ * The segment's key index, cut by key range into fragments, in key order; and the longest name in
+ * UTF-8 bytes. Cut into fragments of about `targetBytes` (a list bigger than that alone), or into
+ * exactly `{ fragments: n }` of about equal bytes, a number the build can know before it has the keys
+ * (its progress counts every file to a total known in advance): where a list bigger than the share
+ * takes several shares, the fragments left over come last, empty, after every key (`PAST_EVERY_KEY`).
+ */
+export function encodeKeyIndex(rows: SegmentKeyRows, cut: number | { fragments: number } = KEY_FRAGMENT_BYTES): { fragments: KeyFragmentFile[]; maxNameBytes: number } {
   for (const field of VALUE_FIELDS) {
     if (rows.values[field].length !== rows.names.length) throw new Error(`key index: ${rows.values[field].length} values of ${field} for ${rows.names.length} names`);
   }
@@ -69,7 +75,30 @@ export function encodeKeyIndex(rows: SegmentKeyRows, targetBytes = KEY_FRAGMENT_
   for (let local = 0; local < names.ends.length; local++) maxNameBytes = Math.max(maxNameBytes, names.ends[local]! - textStart(names, local));
   const entries = [...nameEntries(names), ...VALUE_FIELDS.flatMap((field) => valueEntries(field, rows.values[field]))];
   entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { fragments: cutFragments(entries, targetBytes), maxNameBytes };
+  return { fragments: typeof cut === 'number' ? cutFragments(entries, cut) : cutInto(entries, cut.fragments), maxNameBytes };
+}
+
+/** The first key of an empty fragment: after every key (keys are characters below U+0100), so no search reads it. */
+export const PAST_EVERY_KEY = '\uffff';
+
+/** Exactly `count` fragments: consecutive runs of about equal bytes, then empty ones. */
+function cutInto(entries: readonly Entry[], count: number): KeyFragmentFile[] {
+  const size = (entry: Entry) => entry.key.length + 8 + entry.list.length;
+  const total = entries.reduce((sum, entry) => sum + size(entry), 0);
+  const fragments: KeyFragmentFile[] = [];
+  let from = 0;
+  let before = 0;
+  entries.forEach((entry, i) => {
+    // An entry starts a new fragment where the bytes before it reach the next share.
+    if (i > from && fragments.length < count - 1 && before >= ((fragments.length + 1) * total) / count) {
+      fragments.push(encodeFragment(entries.slice(from, i)));
+      from = i;
+    }
+    before += size(entry);
+  });
+  if (from < entries.length) fragments.push(encodeFragment(entries.slice(from)));
+  while (fragments.length < count) fragments.push({ ...encodeFragment([]), firstKey: PAST_EVERY_KEY });
+  return fragments;
 }
 
 interface Entry {
@@ -164,7 +193,7 @@ function encodeFragment(entries: readonly Entry[]): KeyFragmentFile {
     lists.set(list, listStarts[i]!);
     listStarts[i + 1] = listStarts[i]! + list.length;
   });
-  return { firstKey: entries[0]!.key, data: encodeSections({ kind: 'keys' }, { keyChars, keyEnds, listStarts, lists }) };
+  return { firstKey: entries[0]?.key ?? PAST_EVERY_KEY, data: encodeSections({ kind: 'keys' }, { keyChars, keyEnds, listStarts, lists }) };
 }
 
 /** A decoded fragment: views of its file, decoded a list at a time as a search asks. */

@@ -9,10 +9,27 @@ import { UPPER_CASE_PAIRS } from './upper-case-pairs.ts';
  * No code point of the table changes plane (a BMP code point upper-cases to a BMP one), so an
  * upper-cased text has the same UTF-16 length as the original.
  */
-const BMP = buildBmpTable();
-const ASTRAL = new Map<number, number>();
-for (let i = 0; i < UPPER_CASE_PAIRS.length; i += 2) {
-  if (UPPER_CASE_PAIRS[i]! > 0xffff) ASTRAL.set(UPPER_CASE_PAIRS[i]!, UPPER_CASE_PAIRS[i + 1]!);
+/**
+ * The tables, made when a text first holds a character past ASCII: a fresh edge instance answers its
+ * first request within a few milliseconds of CPU, and a loop over 65,536 code units at its start,
+ * for every request, would be a good part of them (most searches are ASCII, and most answers none).
+ */
+let tables: { bmp: Uint16Array; astral: Map<number, number> } | undefined;
+
+function upperTables(): { bmp: Uint16Array; astral: Map<number, number> } {
+  if (tables === undefined) {
+    const astral = new Map<number, number>();
+    for (let i = 0; i < UPPER_CASE_PAIRS.length; i += 2) {
+      if (UPPER_CASE_PAIRS[i]! > 0xffff) astral.set(UPPER_CASE_PAIRS[i]!, UPPER_CASE_PAIRS[i + 1]!);
+    }
+    tables = { bmp: buildBmpTable(), astral };
+  }
+  return tables;
+}
+
+/** An ASCII code unit upper-cased: the table's own mapping of the first 128 (`a` to `z` only: tested). */
+function upperAscii(unit: number): number {
+  return unit >= 0x61 && unit <= 0x7a ? unit - 0x20 : unit;
 }
 
 /** The BMP's upper-casing as a table of code units: 128 KB, read once per character. */
@@ -29,6 +46,20 @@ function buildBmpTable(): Uint16Array {
 export function searchText(text: string): string {
   // Most names are upper case already: returned as they are, with nothing made.
   let first = 0;
+  while (first < text.length) {
+    const unit = text.charCodeAt(first);
+    if (unit >= 0x80 || upperAscii(unit) !== unit) break;
+    first++;
+  }
+  if (first === text.length) return text;
+  let ascii = true;
+  for (let at = first; at < text.length && ascii; at++) ascii = text.charCodeAt(at) < 0x80;
+  if (ascii) {
+    let upper = text.slice(0, first);
+    for (let at = first; at < text.length; at++) upper += String.fromCharCode(upperAscii(text.charCodeAt(at)));
+    return upper;
+  }
+  const { bmp: BMP, astral: ASTRAL } = upperTables();
   while (first < text.length) {
     const unit = text.charCodeAt(first);
     if ((unit >= 0xd800 && unit <= 0xdbff) || BMP[unit] !== unit) break;

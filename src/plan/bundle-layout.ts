@@ -69,17 +69,28 @@ export function segmentRanges(total: number): { start: number; count: number }[]
   return ranges;
 }
 
+/**
+ * How many fragments a segment's key index is cut into (bundle/key-index.ts), from its count of
+ * clients alone, so that the build knows its files before it has the keys: a search reads a fragment
+ * for each of its keys, so smaller ones read fewer bytes but make more files and more first keys in
+ * the manifest. About 32 KB each in a large segment (at 87 bytes of keys a generated client, a whole
+ * name's ten trigrams read about 300 KB of a 131,072-client segment's 11 MB), 16 KB in the small ones.
+ */
+export function keyFragmentCount(clients: number): number {
+  const target = clients >= 65_536 ? 32 * 1024 : 16 * 1024;
+  return Math.max(1, Math.ceil((clients * 87) / target));
+}
+
 /** The folders of the query bundle (bundle/bundle-manifest.ts names its files). */
 export const BUNDLE_FOLDERS = ['bundle/', 'bundle/clients/', 'bundle/keys/', 'bundle/order/', 'bundle/registrants/', 'bundle/registrants/columns/'];
 
 /**
- * About how many files the query bundle has, for the progress bar: one per client chunk and per
- * registrant pack, the `columns` registrant columns (bundle/registrant-columns.ts), the two orders'
- * fragments of `orderPlaces` places each, the manifest, and the key fragments, estimated (their number depends on the names: about
- * 60 bytes a client, 64 KB a fragment).
+ * How many files the query bundle has, for the progress bar: one per client chunk and per registrant
+ * pack, the `columns` registrant columns (bundle/registrant-columns.ts), the two orders' fragments of
+ * `orderPlaces` places each, each segment's key fragments, and the manifest.
  */
 export function bundleFileCount(clientIds: Iterable<number>, total: number, registrantIds: Iterable<number>, files: { columns: number; orderPlaces: number }): number {
-  const keyFragments = segmentRanges(total).reduce((sum, range) => sum + Math.ceil((range.count * 60) / 65_536), 0);
+  const keyFragments = segmentRanges(total).reduce((sum, range) => sum + keyFragmentCount(range.count), 0);
   return chunkCount(clientIds) + keyFragments + 2 * Math.ceil(total / files.orderPlaces) + chunkCount(registrantIds, REGISTRANT_PACKS) + files.columns + 1;
 }
 

@@ -18,7 +18,7 @@ import {
 import { encodeTextList } from '../bundle/text-list.ts';
 import { searchText } from '../bundle/search-text.ts';
 import { sortedIndexOf } from '../bundle/sorted-arrays.ts';
-import { REGISTRANT_PACKS, segmentRanges, startsChunk } from '../plan/bundle-layout.ts';
+import { REGISTRANT_PACKS, keyFragmentCount, segmentRanges, startsChunk } from '../plan/bundle-layout.ts';
 import type { BundleRows } from '../store/bundle-rows.ts';
 
 /**
@@ -134,7 +134,7 @@ function emptyRows(): Rows {
 
 /** A segment's key index, in fragments (bundle/key-index.ts), each named by its content. */
 function* segmentFiles(range: { start: number; count: number }, rows: SegmentKeyRows, manifest: BundleManifest): Generator<BundleFile> {
-  const { fragments, maxNameBytes } = encodeKeyIndex(rows, keyFragmentBytes(range.count));
+  const { fragments, maxNameBytes } = encodeKeyIndex(rows, { fragments: keyFragmentCount(range.count) });
   const segment: ManifestSegment = { ...range, keys: { firstKeys: [], hashes: [] }, maxNameBytes };
   for (const [k, fragment] of fragments.entries()) {
     const file = bundleFile(keyFragmentStem(range, k), fragment.data);
@@ -143,15 +143,6 @@ function* segmentFiles(range: { start: number; count: number }, rows: SegmentKey
     yield file;
   }
   manifest.segments.push(segment);
-}
-
-/**
- * The size of a segment's key fragments: a search reads a fragment for each of its keys, so smaller
- * ones read fewer bytes but make more files and more first keys in the manifest. 32 KB in a large
- * segment (a whole name's ten trigrams read about 300 KB at 131,072 clients), 16 KB in the small ones.
- */
-function keyFragmentBytes(clients: number): number {
-  return clients >= 65_536 ? 32 * 1024 : 16 * 1024;
 }
 
 interface ChunkClient {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeKeyFragment, encodeKeyIndex, fragmentIndexFor, nameKey, valueKey, VALUE_FIELDS, type KeyFragment, type SegmentKeyRows, type ValueField } from '../../src/bundle/key-index.ts';
+import { decodeKeyFragment, encodeKeyIndex, fragmentIndexFor, nameKey, PAST_EVERY_KEY, valueKey, VALUE_FIELDS, type KeyFragment, type SegmentKeyRows, type ValueField } from '../../src/bundle/key-index.ts';
 import { encodeSections } from '../../src/bundle/sections.ts';
 import { searchText } from '../../src/bundle/search-text.ts';
 import { clientsWithValue, namesHolding, type FragmentOf } from '../../src/answer/key-search.ts';
@@ -13,7 +13,7 @@ const REAL_CLIENTS = new URL('../../../shared/fixtures/lda-real-clients.ndjson',
 type Value = string | number | null;
 
 /** A segment's key index built from records (as the build reads them), with a reader that counts what it reads. */
-function indexOf(names: readonly string[], values?: Partial<Record<ValueField, Value[]>>, targetBytes?: number) {
+function indexOf(names: readonly string[], values?: Partial<Record<ValueField, Value[]>>, targetBytes?: number | { fragments: number }) {
   const rows: SegmentKeyRows = {
     names: names.map(searchText),
     values: Object.fromEntries(VALUE_FIELDS.map((field) => [field, values?.[field] ?? names.map(() => null)])) as unknown as SegmentKeyRows['values'],
@@ -203,6 +203,26 @@ describe('value keys list the clients having each value of each field', () => {
   it('keys a number by its decimal text, and refuses one that has none', () => {
     expect(valueKey('registrant', 401105130)).toBe('registrant=401105130');
     expect(() => valueKey('registrant', Number.NaN)).toThrow(/finite number/);
+  });
+});
+
+describe('fragments cut to a count known in advance', () => {
+  // A name of 600 As: the positional list of AAA takes several fragments' share of the bytes.
+  const names = [...[...fakeClients({ count: 300, seed: 6 })].map((client) => client.name as string), 'A'.repeat(600)];
+
+  it('are exactly that many, key ranges in order, the spare ones empty and after every key, and answer as a scan', async () => {
+    for (const count of [1, 7, 40]) {
+      const index = indexOf(names, { state: names.map((_, i) => (i % 3 === 0 ? 'TX' : null)) }, { fragments: count });
+      expect(index.fragments).toHaveLength(count);
+      const filled = index.decoded.filter((fragment) => fragment.keyCount > 0).length;
+      expect(index.firstKeys.slice(filled).every((key) => key === PAST_EVERY_KEY)).toBe(true);
+      expect(index.firstKeys.slice(0, filled)).toEqual([...index.firstKeys.slice(0, filled)].sort());
+      for (const pattern of ['AAA', 'ASSOCIATION', 'TI', 'A', 'ZZZQ']) expect(await search(index, encoder.encode(pattern)), `${pattern} in ${count}`).toEqual(bruteForce(names, encoder.encode(pattern)));
+      expect([...(await clientsWithValue(index.fragmentOf, 'state', 'TX'))]).toEqual(names.flatMap((_, i) => (i % 3 === 0 ? [i] : [])));
+    }
+    // The highest key a name can have reads a fragment with keys, never a spare one.
+    const index = indexOf(names, undefined, { fragments: 40 });
+    expect(index.decoded[fragmentIndexFor(index.firstKeys, '3\u00ff\u00ff\u00ff')]!.keyCount).toBeGreaterThan(0);
   });
 });
 

@@ -91,6 +91,14 @@ describe('the upper-casing of name searches', () => {
     expect(UPPER_CASE_PAIRS).toEqual(shared);
   });
 
+  it('upper-cases ASCII without its tables as the table does: a to z only', () => {
+    const ascii = Array.from({ length: 128 }, (_, unit) => String.fromCharCode(unit)).join('');
+    const listed = new Map<number, number>();
+    for (let i = 0; i < UPPER_CASE_PAIRS.length; i += 2) listed.set(UPPER_CASE_PAIRS[i]!, UPPER_CASE_PAIRS[i + 1]!);
+    expect(searchText(ascii)).toBe(Array.from(ascii, (char) => String.fromCharCode(listed.get(char.charCodeAt(0)) ?? char.charCodeAt(0))).join(''));
+    expect(searchText(`${ascii}é`)).toBe(`${searchText(ascii)}É`);
+  });
+
   it('maps one code point at a time, leaving the unlisted ones', () => {
     expect(searchText('straße ıi ǅ ﬁ µ 𐐨')).toBe('STRAßE II Ǆ ﬁ Μ 𐐀');
   });
