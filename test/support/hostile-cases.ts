@@ -52,6 +52,7 @@ export const manyFields = (count: number, tail: string) => `/api/v1/clients/?${A
 /** The heavy requests of issue 36's "Why", each beside the request whose answer it must equal (or alone). */
 export const HEAVY_REQUESTS: readonly HostileRequest[] = [
   { name: 'ordering=name repeated 3,000 times', method: 'GET', target: `/api/v1/clients/?ordering=${Array(3000).fill('name').join(',')}` },
+  { name: 'ordering=name repeated 3,199 times (a 16 KB target)', method: 'GET', target: `/api/v1/clients/?ordering=${Array(3199).fill('name').join(',')}` },
   { name: 'ordering=name once', method: 'GET', target: '/api/v1/clients/?ordering=name' },
   { name: 'a 15,000-character unique client_name', method: 'GET', target: `/api/v1/clients/?client_name=${'Q'.repeat(15_000)}` },
   { name: 'raw UTF-8 bytes in the query', method: 'GET', target: Buffer.from('/api/v1/clients/?client_name=CLI\u00c9NT&x=\u00e9', 'utf8') },
