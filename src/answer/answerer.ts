@@ -119,6 +119,9 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
   async function answerOf(found: QueryBundle, method: string, target: string): Promise<Reply> {
     const headers = found.manifest.headers ?? API_HEADERS;
     const detail = (status: number, text: string) => detailOf(found, status, text);
+    // CONNECT names a host to tunnel to, never a path of the API; Deno hands it on as the URL of that
+    // host (target `/`): a 405 whatever it names, as the preview answers it.
+    if (method === 'CONNECT') return detail(405, 'Method "CONNECT" not allowed.');
     const { rawPath, rawQuery } = splitTarget(target);
     const path = normalizePath(rawPath);
     const route = routeOf(path);

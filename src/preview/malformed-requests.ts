@@ -11,10 +11,11 @@ import { jsonText } from '../json-text.ts';
  * it hands to a separate event. Node's own answer is a bare 400 or a dropped connection; the API
  * answers in JSON with its headers, never a 5xx.
  *
- * Two of them are answered as every other runtime answers them (issue 36): a request line too long
+ * Three of them are answered as every other runtime answers them (issue 36): a request line too long
  * for the parser is the answerer's 414 for a target too long; raw UTF-8 bytes in a target (which
  * Django reads as UTF-8, and workerd, Deno and the edge runtime hand on percent-encoded) are
- * percent-encoded the same way and answered by `answerTarget`, when the preview answers by the bundle.
+ * percent-encoded the same way, and a method the parser does not know (which Deno hands on) is kept;
+ * both are answered by `answerTarget`, when the preview answers by the bundle.
  */
 export type AnswerTarget = (method: string, target: string) => Promise<Reply>;
 
@@ -31,15 +32,17 @@ export function answerMalformedRequests(server: Server, currentMap: () => Rewrit
       if (whole === null || whole === undefined || whole[1]!.length > MAX_TARGET_LENGTH) return reply(socket, currentMap(), 414, TARGET_TOO_LONG);
       return reply(socket, currentMap(), 431, 'Request header fields too large.');
     }
-    if (error.code === 'HPE_INVALID_METHOD') return reply(socket, currentMap(), 405, `Method "${methodOf(error.rawPacket)}" not allowed.`);
+    // A method the parser does not know, or raw bytes in the target: the answerer's answer, as in every
+    // runtime whose parser hands them on (a path no route takes is a 404 whatever the method, as in Django).
     const encoded = line === undefined || answerTarget === undefined ? undefined : withRawBytesEncoded(line);
-    if (error.code === 'HPE_INVALID_URL' && encoded !== undefined && error.rawPacket!.includes('\r\n\r\n')) {
+    if ((error.code === 'HPE_INVALID_URL' || error.code === 'HPE_INVALID_METHOD') && encoded !== undefined && error.rawPacket!.includes('\r\n\r\n')) {
       answerTarget!(encoded.method, encoded.target).then(
         (answer) => send(socket, answer.status, answer.headers, answer.body, encoded.method === 'HEAD'),
         () => reply(socket, currentMap(), 500, 'Internal error.'),
       );
       return;
     }
+    if (error.code === 'HPE_INVALID_METHOD') return reply(socket, currentMap(), 405, `Method "${methodOf(error.rawPacket)}" not allowed.`);
     reply(socket, currentMap(), 400, 'Bad request.');
   });
   server.on('connect', (_request, socket: Duplex) => reply(socket, currentMap(), 405, 'Method "CONNECT" not allowed.'));
@@ -52,11 +55,12 @@ function requestLine(packet: Buffer | undefined): Buffer | undefined {
 }
 
 /**
- * `METHOD target HTTP/1.x` whose target is wrong only by bytes over 0x7F: the target with each such
- * byte percent-encoded, as the WHATWG URL parser of the other runtimes encodes it; else undefined.
+ * `METHOD target HTTP/1.x`, the method any token, whose target is wrong at most by bytes over 0x7F: the
+ * target with each such byte percent-encoded, as the WHATWG URL parser of the other runtimes encodes
+ * it; else undefined.
  */
 function withRawBytesEncoded(line: Buffer): { method: string; target: string } | undefined {
-  const match = /^([A-Z]+) (\/[^ ]*) HTTP\/1\.[01]$/.exec(line.toString('latin1'));
+  const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\/[^ ]*) HTTP\/1\.[01]$/.exec(line.toString('latin1'));
   if (match === null) return undefined;
   let target = '';
   for (const byte of Buffer.from(match[2]!, 'latin1')) {

@@ -31,9 +31,28 @@ export function exchange(port: number, request: Buffer | string, timeoutMs = 500
         const colon = line.indexOf(':');
         headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
       }
-      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: raw.subarray(split + 4) });
+      const body = raw.subarray(split + 4);
+      try {
+        resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: headers['transfer-encoding'] === 'chunked' ? unchunked(body) : body });
+      } catch (error) {
+        reject(error);
+      }
     });
     // Not end(): a half-closed connection may be dropped before an answer; the server closes (Connection: close).
     socket.write(request);
   });
+}
+
+/** A body sent in chunks (`Transfer-Encoding: chunked`), joined: each chunk is its size in hex, CRLF, the bytes, CRLF; size 0 ends it. */
+function unchunked(body: Buffer): Buffer {
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < body.length; ) {
+    const lineEnd = body.indexOf('\r\n', at);
+    const size = Number.parseInt(body.subarray(at, lineEnd).toString('latin1'), 16);
+    if (lineEnd < 0 || Number.isNaN(size)) throw new Error(`a chunked body broken at byte ${at}`);
+    if (size === 0) break;
+    chunks.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+  return Buffer.concat(chunks);
 }

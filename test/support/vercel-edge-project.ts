@@ -3,16 +3,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { transformSync } from 'esbuild';
-import { EdgeRuntime, runServer } from 'edge-runtime';
+import { EdgeRuntime } from 'edge-runtime';
 import serveHandler from 'serve-handler';
+import { serveRuntime } from './edge-runtime-front.ts';
 import type { RunningHost } from './host-suite.ts';
 
 /**
  * An emitted Vercel project (`npm run emit -- vercel-edge`) run as Vercel runs one, on loopback:
  *
- * - its `middleware.js` in Vercel's edge runtime (the `edge-runtime` package, served by its
- *   `runServer`), called as Vercel calls Routing Middleware: its default export with the request, for
- *   the paths its `config.matcher` matches;
+ * - its `middleware.js` in Vercel's edge runtime (the `edge-runtime` package, handed every request
+ *   by edge-runtime-front.ts), called as Vercel calls Routing Middleware: its default export with the
+ *   request, for the paths its `config.matcher` matches;
  * - every other path, and whatever the middleware lets through, from `public/` by a static file server
  *   (serve-handler, the core of Vercel's `serve`), as Vercel serves a project's output folder.
  *
@@ -35,9 +36,9 @@ export async function startVercelProject(project: string): Promise<VercelProject
   const runtime = new EdgeRuntime({ initialCode: middleware });
   const matcher = matcherRegExp(runtime.evaluate<{ matcher?: string | string[] } | undefined>(`${MODULE_GLOBAL}.config`)?.matcher);
   runtime.evaluate(routing(matcher, files.url));
-  const server = await runServer({ runtime, host: '127.0.0.1', port: 0 });
+  const server = await serveRuntime(runtime);
   return {
-    url: server.url.replace(/\/$/, ''),
+    url: server.url,
     runtime,
     matcher,
     stop: async () => {
