@@ -14,7 +14,7 @@ import type { RegistrantColumn } from './registrant-columns.ts';
  * and what their list filters and sorts on in a file per column, so that a page reads little and a
  * night's changes rewrite little.
  */
-export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@3';
+export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@4';
 export { BUNDLE_FOLDER };
 /** The manifest's name in the bundle folder: what a reader of the bundle (`ReadFile`) opens first. */
 export const MANIFEST_FILE = 'manifest.json';
@@ -53,9 +53,10 @@ export interface BundleManifest {
   registrantColumns: Record<RegistrantColumn, string>;
   /**
    * Registrant pack k holds the texts of the registrants from id `firstIds[k]` up to the next pack's
-   * first; with the hash of its bytes, `hashes[k]`, that id names its file (`registrantPackFile`).
+   * first, `counts[k]` of them (so a place in id order finds its pack without the ids column); with
+   * the hash of its bytes, `hashes[k]`, that id names its file (`registrantPackFile`).
    */
-  registrantPacks: { firstIds: number[]; hashes: string[] };
+  registrantPacks: { firstIds: number[]; counts: number[]; hashes: string[] };
 }
 
 /** The stem of the registrant pack whose first registrant has `firstId` (content-names.ts adds its hash). */

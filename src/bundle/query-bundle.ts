@@ -41,6 +41,8 @@ export class QueryBundle {
   private readonly loaded = new Map<string, Promise<unknown>>();
   private readonly chunkCache = new Map<number, CachedChunk>();
   private chunkBytes = 0;
+  /** The place of each registrant pack's first registrant, counted from the manifest when first needed. */
+  private packStarts: number[] | undefined;
   /** Every file read so far, for the count of reads an answer costs. */
   reads = 0;
 
@@ -127,6 +129,21 @@ export class QueryBundle {
     return at < 0 ? undefined : pack.text(at);
   }
 
+  /**
+   * The registrant at a place in id order (the registrants list's numbering): its id and fields,
+   * from its pack alone, found by the packs' counts (the ids column is not read).
+   */
+  async registrantAt(place: number): Promise<{ id: number; fields: string }> {
+    const packs = this.manifest.registrantPacks;
+    this.packStarts ??= packStartsOf(packs.counts);
+    const k = upperBound(this.packStarts, place) - 1;
+    if (k < 0 || k >= packs.counts.length || place >= this.packStarts[k]! + packs.counts[k]!) throw new Error(`the query bundle has no registrant at place ${place}`);
+    const file = registrantPackFile(packs, k);
+    const pack = await this.once(file, () => this.file(file, decodeRecordTexts));
+    const at = place - this.packStarts[k]!;
+    return { id: pack.ids[at]!, fields: pack.text(at) };
+  }
+
   private chunk(k: number): Promise<RecordTexts> {
     let chunk = this.chunkCache.get(k);
     if (chunk !== undefined) {
@@ -186,6 +203,16 @@ export class QueryBundle {
     await checkContent(path, bytes);
     return decode(bytes, path);
   }
+}
+
+function packStartsOf(counts: readonly number[]): number[] {
+  const starts: number[] = [];
+  let place = 0;
+  for (const count of counts) {
+    starts.push(place);
+    place += count;
+  }
+  return starts;
 }
 
 /** The read, or a BundleFileError naming the file once it has taken `ms`. */
