@@ -3,15 +3,16 @@ import type { CodeColumn } from '../bundle/registrant-columns.ts';
 import { sortedIndexOf } from '../bundle/sorted-arrays.ts';
 import { registrantBody } from '../render/bodies.ts';
 import type { Criteria } from './filter-form.ts';
-import { namesHolding } from './name-search.ts';
 import type { SortTerm } from './ordering-terms.ts';
+import { registrantsNamed } from './registrant-names.ts';
 import { orderRegistrantPlaces, type OrderedRegistrants } from './registrant-order.ts';
 
 /**
  * The registrants list (contract section 10) from the registrant columns (bundle/registrant-columns.ts):
  * the registrants that match every criterion, in the order of the terms (registrant-order.ts), as
  * their places in id order. Each filter narrows the places the one before kept, reading only its own
- * column; the name, whose test costs the most, comes last. The unfiltered list reads no column at all.
+ * column; the name first (after an id), whose search is the engine's own and leaves the fewest
+ * places for the loops in JavaScript of the others. The unfiltered list reads no column at all.
  */
 export async function orderRegistrants(bundle: QueryBundle, criteria: Criteria, terms: readonly SortTerm[]): Promise<OrderedRegistrants> {
   return orderRegistrantPlaces(bundle, await selectRegistrants(bundle, criteria), terms);
@@ -25,6 +26,11 @@ async function selectRegistrants(bundle: QueryBundle, criteria: Criteria): Promi
     const at = typeof criteria.id === 'number' ? sortedIndexOf(await bundle.registrantColumn('ids'), criteria.id) : -1;
     places = at < 0 ? new Int32Array(0) : Int32Array.of(at);
   }
+  if (criteria.name instanceof Uint8Array) {
+    const named = registrantsNamed(await bundle.registrantColumn('names'), criteria.name);
+    // Places before this are at most the one an id names.
+    places = places === undefined ? named : named.filter((place) => places!.includes(place));
+  }
   const { states, countries } = bundle.manifest.choices;
   for (const [field, choices] of [['state', states], ['country', countries], ['ppbCountry', countries]] as const) {
     const value = criteria[field];
@@ -36,7 +42,6 @@ async function selectRegistrants(bundle: QueryBundle, criteria: Criteria): Promi
     // No dt_updated (NaN) is within no range.
     places = keepWithin(await bundle.registrantColumn('updated'), typeof after === 'number' ? after : -Infinity, typeof before === 'number' ? before : Infinity, places);
   }
-  if (criteria.name instanceof Uint8Array) places = namesHolding(await bundle.registrantColumn('names'), criteria.name, places);
   return places ?? everyPlace(bundle.manifest.registrants);
 }
 

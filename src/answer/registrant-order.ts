@@ -134,20 +134,23 @@ class Walk {
     const runs: number[] = [];
     let count = 0;
     let runStart = 0;
-    for (let step = 0; step < this.total; step++) {
-      const position = this.descending ? this.total - 1 - step : step;
-      // A run starts where the order's value changes: walking backwards, after a position not tied to the one before it.
-      const starts = this.descending ? position === this.total - 1 || ties[position + 1] !== 1 : ties[position] !== 1;
-      if (starts) {
+    // Forwards through the order, whichever the direction: one plain loop, the cheapest for a fresh instance.
+    for (let position = 0; position < this.total; position++) {
+      if (ties[position] !== 1) {
         if (count - runStart > 1) runs.push(runStart, count);
         runStart = count;
       }
-      const place = order[position]!;
-      if (kept[place] === 1) places[count++] = place;
+      if (kept[order[position]!] === 1) places[count++] = order[position]!;
     }
     if (count - runStart > 1) runs.push(runStart, count);
-    // Walked backwards, a run comes descending by place: each is put ascending, as the order holds it.
-    if (this.descending) for (let r = 0; r < runs.length; r += 2) places.subarray(runs[r]!, runs[r + 1]!).reverse();
-    return { places, runs };
+    if (!this.descending) return { places, runs };
+    // Backwards: the whole reversed, and each run put back ascending by place, as the order holds it.
+    places.reverse();
+    const reversed: number[] = [];
+    for (let r = runs.length - 2; r >= 0; r -= 2) {
+      reversed.push(count - runs[r + 1]!, count - runs[r]!);
+      places.subarray(count - runs[r + 1]!, count - runs[r]!).reverse();
+    }
+    return { places, runs: reversed };
   }
 }

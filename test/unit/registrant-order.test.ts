@@ -112,4 +112,11 @@ describe('the registrants in the order of the terms, read off the precomputed or
     expect(selected.length).toBeGreaterThan(10);
     expect(ordered.slice(0, TOTAL)).toEqual(sortedByTerms(selected, '-name,dt_updated'));
   });
+
+  it.each(['ÉCOLE', 'COLE', '𝔸', 'C', 'ZZZ', 'LLC B'])('registrant_name=%s finds the names that hold it, past names of other lengths in UTF-16 and UTF-8', async (value) => {
+    const bundle = await openBundle();
+    const ordered = await orderRegistrants(bundle, { name: new TextEncoder().encode(searchText(value)) }, orderingTerms('', REGISTRANTS.orderings));
+    const selected = every.filter((place) => searchText(registrants[place]!.name).includes(searchText(value)));
+    expect(ordered.slice(0, TOTAL)).toEqual(selected);
+  });
 });
