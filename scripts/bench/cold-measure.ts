@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { firstAnswerTable, measureFirstAnswers, type FirstAnswer } from './first-answers.ts';
+import { firstRegistrantRequests } from './first-registrant-requests.ts';
 import { firstRequests } from './first-requests.ts';
 import type { InputClient } from './input-clients.ts';
 import type { MemoryFigures, MemoryStage } from './memory-child.ts';
@@ -36,7 +37,7 @@ export async function measureCold(options: ColdOptions): Promise<ColdFigures> {
   const script = compileBenchWorker(options.children);
   const figures: ColdFigures = { isolates: options.isolates };
   if (options.phases.has('first')) {
-    const requests = firstRequests(options.clients);
+    const requests = [...firstRequests(options.clients), ...firstRegistrantRequests(options.clients)];
     options.log(`first answers: ${requests.length} kinds, ${options.isolates} fresh workerd isolates each, answering and reading only`);
     figures.first = await measureFirstAnswers({ built: options.built, script, requests, isolates: options.isolates, log: options.log });
   }

@@ -8,8 +8,11 @@ export interface InputClient {
   name: string;
   /** Its `client_state` code, or null. */
   state: string | null;
-  /** Its registrant's id and name: the first answers' record and `registrant_name` requests (first-requests.ts). */
-  registrant: { id: number; name: string };
+  /**
+   * Its registrant's id and name: the first answers' record and `registrant_name` requests
+   * (first-requests.ts); with what the registrants list filters on (first-registrant-requests.ts).
+   */
+  registrant: { id: number; name: string; state?: string | null; country?: string | null; dt_updated?: string | null };
 }
 
 /**
@@ -22,7 +25,8 @@ export async function readInputClients(input: string): Promise<InputClient[]> {
     for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
       if (line === '') continue;
       const { id, name, state, registrant } = JSON.parse(line) as InputClient;
-      clients.set(id, { id, name, state, registrant: { id: registrant.id, name: registrant.name } });
+      const { state: registrantState, country, dt_updated } = registrant;
+      clients.set(id, { id, name, state, registrant: { id: registrant.id, name: registrant.name, state: registrantState, country, dt_updated } });
     }
   }
   return [...clients.values()];

@@ -67,9 +67,10 @@ export interface BundleManifest {
   registrantColumns: Record<RegistrantColumn, string>;
   /**
    * Registrant pack k holds the texts of the registrants from id `firstIds[k]` up to the next pack's
-   * first; with the hash of its bytes, `hashes[k]`, that id names its file (`registrantPackFile`).
+   * first, `counts[k]` of them (so a place in id order finds its pack without the ids column); with
+   * the hash of its bytes, `hashes[k]`, that id names its file (`registrantPackFile`).
    */
-  registrantPacks: { firstIds: number[]; hashes: string[] };
+  registrantPacks: { firstIds: number[]; counts: number[]; hashes: string[] };
 }
 
 export interface ManifestSegment {
@@ -122,46 +123,64 @@ export function chunkFile(chunks: BundleManifest['chunks'], k: number): string {
 }
 
 /**
- * The manifest as written: the chunk directory, a few thousand entries read by every answer, is kept
- * as three strings (each chunk's first id as the gap from the one before, its count of clients, both
- * in base 36, and the hashes one after another) instead of arrays of numbers and quoted hashes: a
- * third of the bytes, and one JSON token each to parse.
+ * The manifest as written: its two directories, thousands of entries read by every answer (the client
+ * chunks, the registrant packs), are kept as three strings each (each file's first id as the gap from
+ * the one before, its count of records, both in base 36, and the hashes one after another) instead of
+ * arrays of numbers and quoted hashes: under half the bytes, and one JSON token each to parse.
  */
-interface ManifestFile extends Omit<BundleManifest, 'chunks'> {
-  chunks: { firstIdGaps: string; counts: string; hashes: string };
+interface Directory {
+  firstIdGaps: string;
+  counts: string;
+  hashes: string;
+}
+
+interface ManifestFile extends Omit<BundleManifest, 'chunks' | 'registrantPacks'> {
+  chunks: Directory;
+  registrantPacks: Directory;
 }
 
 export function encodeManifest(manifest: BundleManifest): string {
   const { firstIds, starts, hashes } = manifest.chunks;
-  const chunks = {
+  const counts = starts.map((start, k) => (starts[k + 1] ?? manifest.clients) - start);
+  const file: ManifestFile = { ...manifest, chunks: directory(firstIds, counts, hashes), registrantPacks: directory(manifest.registrantPacks.firstIds, manifest.registrantPacks.counts, manifest.registrantPacks.hashes) };
+  return `${JSON.stringify(file)}\n`;
+}
+
+function directory(firstIds: readonly number[], counts: readonly number[], hashes: readonly string[]): Directory {
+  return {
     firstIdGaps: firstIds.map((id, k) => (k === 0 ? id : id - firstIds[k - 1]!).toString(36)).join(','),
-    counts: starts.map((start, k) => ((starts[k + 1] ?? manifest.clients) - start).toString(36)).join(','),
+    counts: counts.map((count) => count.toString(36)).join(','),
     hashes: hashes.join(''),
   };
-  return `${JSON.stringify({ ...manifest, chunks } satisfies ManifestFile)}\n`;
 }
 
 /** The manifest from its text; an error naming what does not add up. */
 export function decodeManifest(text: string): BundleManifest {
   const file = JSON.parse(text) as ManifestFile;
   if (file.format !== BUNDLE_FORMAT) return file as unknown as BundleManifest;
-  const gaps = file.chunks.firstIdGaps === '' ? [] : file.chunks.firstIdGaps.split(',');
-  const counts = file.chunks.counts === '' ? [] : file.chunks.counts.split(',');
-  const firstIds: number[] = [];
+  const chunks = entries(file.chunks, 'chunk');
   const starts: number[] = [];
-  const hashes: string[] = [];
-  const length = gaps.length === 0 ? 0 : file.chunks.hashes.length / gaps.length;
-  let id = 0;
   let start = 0;
-  gaps.forEach((gap, k) => {
-    id += parseInt(gap, 36);
-    firstIds.push(id);
+  for (const count of chunks.counts) {
     starts.push(start);
-    start += parseInt(counts[k]!, 36);
-    hashes.push(file.chunks.hashes.slice(k * length, (k + 1) * length));
-  });
-  if (counts.length !== gaps.length || start !== file.clients || !Number.isInteger(length)) {
-    throw new Error(`the chunk directory does not add up (${gaps.length} chunks, ${counts.length} counts, ${start} of ${file.clients} clients)`);
+    start += count;
   }
-  return { ...file, chunks: { firstIds, starts, hashes } };
+  if (start !== file.clients) throw new Error(`the chunk directory holds ${start} clients, the manifest counts ${file.clients}`);
+  return { ...file, chunks: { firstIds: chunks.firstIds, starts, hashes: chunks.hashes }, registrantPacks: entries(file.registrantPacks, 'registrant pack') };
+}
+
+function entries(directory: Directory, what: string): { firstIds: number[]; counts: number[]; hashes: string[] } {
+  const split = (list: string) => (list === '' ? [] : list.split(',').map((value) => parseInt(value, 36)));
+  const gaps = split(directory.firstIdGaps);
+  const counts = split(directory.counts);
+  const length = gaps.length === 0 ? 0 : directory.hashes.length / gaps.length;
+  if (counts.length !== gaps.length || !Number.isInteger(length) || gaps.some(Number.isNaN) || counts.some(Number.isNaN)) {
+    throw new Error(`the ${what} directory does not add up (${gaps.length} first ids, ${counts.length} counts, ${directory.hashes.length} characters of hashes)`);
+  }
+  let id = 0;
+  return {
+    firstIds: gaps.map((gap) => (id += gap)),
+    counts,
+    hashes: gaps.map((_, k) => directory.hashes.slice(k * length, (k + 1) * length)),
+  };
 }

@@ -27,10 +27,12 @@ const CACHE_BYTES = 32 * 2 ** 20;
 /** A read that has not answered by then never will: the answer is a 500 naming the file, not a request left hanging. */
 const READ_MS = 10_000;
 
-/** What the views of one bundle share: the files kept, and the count of reads. */
+/** What the views of one bundle share: the files kept, the count of reads, and what is worked out once from the manifest. */
 interface Shared {
   cache: FileCache;
   reads: number;
+  /** The place of each registrant pack's first registrant, counted from the manifest when first needed. */
+  packStarts?: number[];
 }
 
 /**
@@ -142,6 +144,20 @@ export class QueryBundle {
     return at < 0 ? undefined : pack.text(at);
   }
 
+  /**
+   * The registrant at a place in id order (the registrants list's numbering): its id and fields,
+   * from its pack alone, found by the packs' counts (the ids column is not read).
+   */
+  async registrantAt(place: number): Promise<{ id: number; fields: string }> {
+    const packs = this.manifest.registrantPacks;
+    const starts = (this.shared.packStarts ??= packStartsOf(packs.counts));
+    const k = upperBound(starts, place) - 1;
+    if (k < 0 || k >= packs.counts.length || place >= starts[k]! + packs.counts[k]!) throw new Error(`the query bundle has no registrant at place ${place}`);
+    const pack = await this.file(registrantPackFile(packs, k), decodeRecordTexts);
+    const at = place - starts[k]!;
+    return { id: pack.ids[at]!, fields: pack.text(at) };
+  }
+
   private chunk(k: number): Promise<RecordTexts> {
     return this.file(chunkFile(this.manifest.chunks, k), decodeRecordTexts);
   }
@@ -173,6 +189,16 @@ export class QueryBundle {
     this.shared.cache.set(name, value, bytes.length);
     return value;
   }
+}
+
+function packStartsOf(counts: readonly number[]): number[] {
+  const starts: number[] = [];
+  let place = 0;
+  for (const count of counts) {
+    starts.push(place);
+    place += count;
+  }
+  return starts;
 }
 
 /** The read, or a BundleFileError naming the file once it has taken `ms`. */

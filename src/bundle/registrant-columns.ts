@@ -1,22 +1,28 @@
-import { decodeSections, encodeSections, type SectionArray } from './sections.ts';
-import type { TextList } from './text-list.ts';
+import { decodeSections, encodeSections, type SectionArray, type SectionsFile } from './sections.ts';
+import { textStart, type TextList } from './text-list.ts';
 
 /**
  * The registrants as the lists read them, one small file per column, the registrants in id order
  * (their place): an answer reads the columns its filters and ordering use, never the rest (contract
- * section 10; a cold first answer within 1 MiB at the registry's size, about 17,000 registrants).
+ * section 10; a cold first answer within 1 MiB and 30 files at the registry's size, about 17,000
+ * registrants, so each column is stored in the narrowest type that holds it).
  *
- * - `ids`: each registrant's id (a place's id, and the places of the ids a client names);
- * - `codes`: its state, country and ppb_country as the place of its code among the build's choices
- *   (NO_CODE: none, or not a choice, which no filter's value can name);
+ * - `ids`: each registrant's id (a place's id, and the places of the ids a client names); stored in
+ *   32 bits when every id fits, read as 64-bit numbers;
+ * - `codes`: its state, country and ppb_country as the place of its code among the build's choices,
+ *   8 bits each while the choices are fewer than 255 (the largest value: none, or not a choice,
+ *   which no filter's value can name);
  * - `updated`: `dt_updated` as an instant, microseconds since 1970 (NaN: none);
- * - `names`: its upper-cased name (search-text.ts) for `registrant_name`, of clients and registrants;
+ * - `names`: its upper-cased name (search-text.ts) for `registrant_name`, of clients and registrants,
+ *   stored with each name's length (8 bits while every name is shorter than 255 bytes), its end
+ *   counted when read;
  * - `nameOrder`, `updatedOrder`: the places in the order of the name (by code point) or of the
- *   instant, ties by id, with `ties` marking a place equal to the one before.
+ *   instant, ties by id, with `ties` marking a place equal to the one before; places in 16 bits
+ *   while there are at most 65,536 registrants.
  */
 export interface RegistrantColumnTypes {
   ids: Float64Array;
-  codes: { state: Uint16Array; country: Uint16Array; ppbCountry: Uint16Array };
+  codes: { state: CodeColumn; country: CodeColumn; ppbCountry: CodeColumn };
   updated: Float64Array;
   names: TextList;
   nameOrder: PlaceOrder;
@@ -25,12 +31,12 @@ export interface RegistrantColumnTypes {
 
 export type RegistrantColumn = (typeof REGISTRANT_COLUMNS)[number];
 
+export type CodeColumn = Uint8Array | Uint16Array;
+
 export interface PlaceOrder {
-  order: Uint32Array;
+  order: Uint16Array | Uint32Array;
   ties: Uint8Array;
 }
-
-export const NO_CODE = 0xffff;
 
 /** The registrants' columns, a file each. */
 export const REGISTRANT_COLUMNS = ['ids', 'codes', 'updated', 'names', 'nameOrder', 'updatedOrder'] as const satisfies readonly (keyof RegistrantColumnTypes)[];
@@ -40,11 +46,30 @@ export function registrantColumnStem(column: RegistrantColumn): string {
   return `registrants/columns/${column.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }
 
-/** Each column as its file's sections. */
+/** The codes of `values` among `choices`, in the narrowest column that holds them and the mark of none. */
+export function codeColumn(values: readonly unknown[], choices: readonly string[]): CodeColumn {
+  const column = choices.length < 0xff ? new Uint8Array(values.length) : new Uint16Array(values.length);
+  const none = column instanceof Uint8Array ? 0xff : 0xffff;
+  values.forEach((value, i) => {
+    const at = typeof value === 'string' ? choices.indexOf(value) : -1;
+    column[i] = at < 0 ? none : at;
+  });
+  return column;
+}
+
+/** Each column as its file's sections, each in the narrowest type that holds it. */
 function sectionsOf(column: RegistrantColumn, value: RegistrantColumnTypes[RegistrantColumn]): Record<string, SectionArray> {
-  if (value instanceof Float64Array) return { [column]: value };
-  if ('bytes' in value) return { names: value.bytes, nameEnds: value.ends };
+  if (value instanceof Float64Array) return { [column]: column === 'ids' && value.every((id) => Number.isInteger(id) && id >= 0 && id <= 0xffffffff) ? Uint32Array.from(value) : value };
+  if ('bytes' in value) return { names: value.bytes, lengths: lengthsOf(value) };
+  if ('order' in value) return { order: value.order.length <= 0x10000 ? Uint16Array.from(value.order) : value.order, ties: value.ties };
   return { ...value };
+}
+
+/** Each name's length in bytes, in the narrowest type that holds the longest. */
+function lengthsOf(names: TextList): Uint8Array | Uint16Array | Uint32Array {
+  const lengths = names.ends.map((end, i) => end - textStart(names, i));
+  const longest = lengths.reduce((most, length) => Math.max(most, length), 0);
+  return longest < 0x100 ? Uint8Array.from(lengths) : longest < 0x10000 ? Uint16Array.from(lengths) : lengths;
 }
 
 export function encodeRegistrantColumn<K extends RegistrantColumn>(column: K, value: RegistrantColumnTypes[K]): Uint8Array {
@@ -53,15 +78,41 @@ export function encodeRegistrantColumn<K extends RegistrantColumn>(column: K, va
 
 export function decodeRegistrantColumn<K extends RegistrantColumn>(column: K, bytes: Uint8Array, file: string): RegistrantColumnTypes[K] {
   const sections = decodeSections(bytes, file);
+  const order = (): PlaceOrder => {
+    const { order, ties } = { order: unsigned(sections, 'order'), ties: sections.section('ties', Uint8Array) };
+    if (order instanceof Uint8Array || ties.length !== order.length) throw new Error(`${file}: ${order.length} registrants in order but ${ties.length} ties`);
+    return { order, ties };
+  };
+  const code = (name: string) => {
+    const codes = unsigned(sections, name);
+    if (codes instanceof Uint32Array) throw new Error(`${file}: section ${name} holds u32`);
+    return codes;
+  };
   const decoded: { [C in RegistrantColumn]: () => RegistrantColumnTypes[C] } = {
-    ids: () => sections.section('ids', Float64Array),
-    codes: () => ({ state: sections.section('state', Uint16Array), country: sections.section('country', Uint16Array), ppbCountry: sections.section('ppbCountry', Uint16Array) }),
+    ids: () => (sections.type('ids') === 'u32' ? Float64Array.from(sections.section('ids', Uint32Array)) : sections.section('ids', Float64Array)),
+    codes: () => ({ state: code('state'), country: code('country'), ppbCountry: code('ppbCountry') }),
     updated: () => sections.section('updated', Float64Array),
-    names: () => ({ bytes: sections.section('names', Uint8Array), ends: sections.section('nameEnds', Uint32Array) }),
-    nameOrder: () => ({ order: sections.section('order', Uint32Array), ties: sections.section('ties', Uint8Array) }),
-    updatedOrder: () => ({ order: sections.section('order', Uint32Array), ties: sections.section('ties', Uint8Array) }),
+    names: () => ({ bytes: sections.section('names', Uint8Array), ends: endsOf(unsigned(sections, 'lengths')) }),
+    nameOrder: order,
+    updatedOrder: order,
   };
   return decoded[column]() as RegistrantColumnTypes[K];
+}
+
+/** A section of whole numbers, in the width it was written in. */
+function unsigned(sections: SectionsFile, name: string): Uint8Array | Uint16Array | Uint32Array {
+  const type = sections.type(name);
+  if (type === 'u8') return sections.section(name, Uint8Array);
+  if (type === 'u16') return sections.section(name, Uint16Array);
+  return sections.section(name, Uint32Array);
+}
+
+/** Where each name's NUL is, from the names' lengths: each name is followed by its NUL. */
+function endsOf(lengths: Uint8Array | Uint16Array | Uint32Array): Uint32Array {
+  const ends = new Uint32Array(lengths.length);
+  let at = -1;
+  for (let i = 0; i < lengths.length; i++) ends[i] = at += lengths[i]! + 1;
+  return ends;
 }
 
 /** Compares two texts by code point (UTF-16's order differs past U+FFFF), as SQLite's BINARY collation does. */

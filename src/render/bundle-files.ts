@@ -7,8 +7,8 @@ import { clientOrderFragments, nameFieldOrder } from '../bundle/field-orders.ts'
 import { ORDER_PLACES } from '../bundle/order-fragments.ts';
 import { decodeRecordTexts, encodeRecordTexts } from '../bundle/record-texts.ts';
 import {
-  NO_CODE,
   REGISTRANT_COLUMNS,
+  codeColumn,
   compareCodePoints,
   encodeRegistrantColumn,
   placeOrder,
@@ -53,7 +53,7 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     registrants: 0,
     // Each column's name, with its content's hash, as it is written (registrantFiles).
     registrantColumns: {} as BundleManifest['registrantColumns'],
-    registrantPacks: { firstIds: [], hashes: [] },
+    registrantPacks: { firstIds: [], counts: [], hashes: [] },
   };
   const clients = new ClientColumns(source.clientCount);
   const digest = createHash('sha256');
@@ -244,10 +244,6 @@ type ListedRegistrant = RegistrantListFields & { id: number; text: string; updat
 
 /** The registrants' columns (bundle/registrant-columns.ts), in id order. */
 function registrantColumns(registrants: readonly ListedRegistrant[], choices: BundleManifest['choices']): RegistrantColumnTypes {
-  const code = (value: unknown, list: readonly string[]) => {
-    const at = typeof value === 'string' ? list.indexOf(value) : -1;
-    return at < 0 ? NO_CODE : at;
-  };
   const names = registrants.map((registrant) => (typeof registrant.name === 'string' ? registrant.name : ''));
   // No dt_updated sorts before every instant, in either direction's reverse.
   const updated = Float64Array.from(registrants, (registrant) => registrant.updated);
@@ -255,9 +251,9 @@ function registrantColumns(registrants: readonly ListedRegistrant[], choices: Bu
   return {
     ids: Float64Array.from(registrants, (registrant) => registrant.id),
     codes: {
-      state: Uint16Array.from(registrants, (registrant) => code(registrant.state, choices.states)),
-      country: Uint16Array.from(registrants, (registrant) => code(registrant.country, choices.countries)),
-      ppbCountry: Uint16Array.from(registrants, (registrant) => code(registrant.ppb_country, choices.countries)),
+      state: codeColumn(registrants.map((registrant) => registrant.state), choices.states),
+      country: codeColumn(registrants.map((registrant) => registrant.country), choices.countries),
+      ppbCountry: codeColumn(registrants.map((registrant) => registrant.ppb_country), choices.countries),
     },
     updated,
     names: encodeTextList(names.map((name) => searchText(name))),
@@ -266,10 +262,11 @@ function registrantColumns(registrants: readonly ListedRegistrant[], choices: Bu
   };
 }
 
-/** A pack of registrant texts, read back before it is written; its hash goes to the manifest, beside its first id. */
+/** A pack of registrant texts, read back before it is written; its hash and count go to the manifest, beside its first id. */
 function packOf(registrants: readonly { id: number; text: string }[], manifest: BundleManifest): BundleFile {
   const file = bundleFile(registrantPackStem(registrants[0]!.id), encodeRecordTexts(REGISTRANT_FIELD_KEYS, registrants));
   manifest.registrantPacks.hashes.push(hashOf(file));
+  manifest.registrantPacks.counts.push(registrants.length);
   const back = decodeRecordTexts(file.data, file.path);
   registrants.forEach((registrant, i) => {
     if (back.ids[i] !== registrant.id || back.text(i) !== registrant.text) throw new Error(`${file.path}: registrant ${registrant.id} does not read back as it was written`);

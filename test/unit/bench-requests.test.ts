@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { searchText } from '../../src/bundle/search-text.ts';
+import { firstRegistrantRequests } from '../../scripts/bench/first-registrant-requests.ts';
 import { firstRequests } from '../../scripts/bench/first-requests.ts';
 import type { InputClient } from '../../scripts/bench/input-clients.ts';
 import { memorySequence } from '../../scripts/bench/memory-sequence.ts';
@@ -40,6 +41,33 @@ describe('first requests', () => {
     const registrant = requests.find((request) => request.kind.startsWith('registrant_name'))!;
     expect(valueOf(registrant.target, 'client_state')).toBe('CA');
     expect(registrant.count).toBe(clients.filter((client) => client.state === 'CA' && client.registrant.id === clients[100]!.registrant.id).length);
+  });
+});
+
+describe('first requests to the registrants list', () => {
+  // Seven registrants, each embedded by many clients; registrant 56 in two copies, the later one newer.
+  const embedding: InputClient[] = clients.map((client, i) => ({
+    ...client,
+    registrant: {
+      ...client.registrant,
+      state: client.registrant.id % 2 === 0 ? 'DC' : 'VA',
+      country: 'US',
+      dt_updated: client.registrant.id === 56 && i > 100 ? '2024-06-01T10:00:00-04:00' : `202${client.registrant.id % 5}-01-15T10:00:00-05:00`,
+    },
+  }));
+  const requests = firstRegistrantRequests(embedding);
+
+  it('asks five kinds, the same each time, each counting the registrants as the build serves them', () => {
+    expect(requests.map((request) => request.target)).toEqual([
+      '/api/v1/registrants/',
+      '/api/v1/registrants/?page=1',
+      '/api/v1/registrants/?ordering=name,-dt_updated&page=1',
+      '/api/v1/registrants/?registrant_name=LLC',
+      // The middle instant is registrant 52's (2022-01-15); of those in DC (50, 52, 54, 56), 52, 54 and 56 (its newer copy, 2024) are updated since that day began.
+      '/api/v1/registrants/?registrant_name=LLC&state=DC&country=US&dt_updated_after=2022-01-15T00%3A00%3A00Z&ordering=name,-dt_updated',
+    ]);
+    expect(requests.map((request) => request.count)).toEqual([7, 7, 7, 7, 3]);
+    expect(firstRegistrantRequests([...embedding].reverse())).toEqual(requests);
   });
 });
 

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { orderingTerms } from '../../src/answer/ordering-terms.ts';
+import { REGISTRANTS } from '../../src/answer/list-resource.ts';
+import { orderRegistrants } from '../../src/answer/registrant-list.ts';
+import { BUNDLE_FORMAT } from '../../src/bundle/bundle-manifest.ts';
+import { QueryBundle } from '../../src/bundle/query-bundle.ts';
+import {
+  REGISTRANT_COLUMNS,
+  codeColumn,
+  compareCodePoints,
+  encodeRegistrantColumn,
+  placeOrder,
+  registrantColumnStem,
+  type RegistrantColumnTypes,
+} from '../../src/bundle/registrant-columns.ts';
+import { searchText } from '../../src/bundle/search-text.ts';
+import { encodeTextList } from '../../src/bundle/text-list.ts';
+
+/**
+ * The registrants' orders read off the precomputed ones (answer/registrant-order.ts), against a sort
+ * of every registrant by the terms: over columns where names and instants tie often (a few names and
+ * instants among 300 registrants, some with no dt_updated), for every ordering of one and two terms
+ * in both directions, with and without filters, whole and page by page (pages cut through runs of ties).
+ */
+const TOTAL = 300;
+const NAMES = ['Beta LLC', 'acme', 'Acme', 'ÉCOLE', 'Zeta 𝔸', 'Beta LLC ', 'delta'];
+const STATES = ['DC', 'VA', 'NY'];
+const registrants = Array.from({ length: TOTAL }, (_, place) => ({
+  id: 1000 + place * 7,
+  name: NAMES[(place * 5) % NAMES.length]!,
+  state: STATES[place % STATES.length]!,
+  // Eleven instants, and none for one in thirteen.
+  updated: place % 13 === 0 ? Number.NaN : 1_600_000_000_000_000 + ((place * 3) % 11) * 1_000_000,
+}));
+
+function columns(): RegistrantColumnTypes {
+  const updated = Float64Array.from(registrants, (registrant) => registrant.updated);
+  const instant = (place: number) => (Number.isNaN(updated[place]!) ? -Infinity : updated[place]!);
+  return {
+    ids: Float64Array.from(registrants, (registrant) => registrant.id),
+    codes: { state: codeColumn(registrants.map((registrant) => registrant.state), STATES), country: codeColumn([], []), ppbCountry: codeColumn([], []) },
+    updated,
+    names: encodeTextList(registrants.map((registrant) => searchText(registrant.name))),
+    nameOrder: placeOrder(TOTAL, (a, b) => compareCodePoints(registrants[a]!.name, registrants[b]!.name)),
+    updatedOrder: placeOrder(TOTAL, (a, b) => instant(a) - instant(b) || 0),
+  };
+}
+
+async function openBundle(): Promise<QueryBundle> {
+  const files = new Map<string, Uint8Array>();
+  const values = columns();
+  const registrantColumns = {} as Record<(typeof REGISTRANT_COLUMNS)[number], string>;
+  for (const column of REGISTRANT_COLUMNS) {
+    // Named without a hash: the bundle checks a file's bytes only against a hash its name holds.
+    registrantColumns[column] = `${registrantColumnStem(column)}.bin`;
+    files.set(registrantColumns[column], encodeRegistrantColumn(column, values[column]));
+  }
+  const manifest = { format: BUNDLE_FORMAT, choices: { states: STATES, countries: [] }, registrants: TOTAL, registrantColumns, registrantPacks: { firstIds: [], counts: [], hashes: [] } };
+  files.set('manifest.json', new TextEncoder().encode(JSON.stringify(manifest)));
+  return (await QueryBundle.open(async (file) => files.get(file)))!;
+}
+
+/** The places in the order of the terms, by comparing every pair: the reference's ORDER BY. */
+function sortedByTerms(places: number[], ordering: string): number[] {
+  const terms = orderingTerms(ordering, REGISTRANTS.orderings);
+  const instant = (place: number) => (Number.isNaN(registrants[place]!.updated) ? -Infinity : registrants[place]!.updated);
+  const compare = { name: (a: number, b: number) => compareCodePoints(registrants[a]!.name, registrants[b]!.name), date: (a: number, b: number) => instant(a) - instant(b) || 0, id: (a: number, b: number) => a - b };
+  return [...places].sort((a, b) => {
+    for (const { field, descending } of terms) {
+      const difference = compare[field](a, b);
+      if (difference !== 0) return descending ? -difference : difference;
+    }
+    return 0;
+  });
+}
+
+const ORDERINGS = ['', 'id', '-id', 'name', '-name', 'dt_updated', '-dt_updated'];
+const TWO_TERMS = ORDERINGS.filter((one) => /name|updated/.test(one)).flatMap((one) => ORDERINGS.filter((two) => two !== '' && two.replace('-', '') !== one.replace('-', '')).map((two) => `${one},${two}`));
+
+describe('the registrants in the order of the terms, read off the precomputed orders', () => {
+  const every = Array.from({ length: TOTAL }, (_, place) => place);
+
+  it('ties are many: the test would see a run sorted wrong', () => {
+    const { nameOrder, updatedOrder } = columns();
+    expect(nameOrder.ties.reduce((sum, tie) => sum + tie, 0)).toBeGreaterThan(TOTAL / 2);
+    expect(updatedOrder.ties.reduce((sum, tie) => sum + tie, 0)).toBeGreaterThan(TOTAL / 2);
+  });
+
+  it.each([...ORDERINGS, ...TWO_TERMS])('ordering=%s, every registrant, whole and page by page', async (ordering) => {
+    const bundle = await openBundle();
+    const ordered = await orderRegistrants(bundle, {}, orderingTerms(ordering, REGISTRANTS.orderings));
+    const expected = sortedByTerms(every, ordering);
+    expect(ordered.count).toBe(TOTAL);
+    expect(ordered.slice(0, TOTAL)).toEqual(expected);
+    // Pages of 7 cut through runs of ties; a page past the end holds what is left.
+    for (let from = 0; from < TOTAL; from += 7) expect(ordered.slice(from, from + 7)).toEqual(expected.slice(from, from + 7));
+  });
+
+  it.each([...ORDERINGS, ...TWO_TERMS])('ordering=%s, filtered by state and dt_updated_after', async (ordering) => {
+    const bundle = await openBundle();
+    const after = 1_600_000_000_000_000 + 3 * 1_000_000;
+    const ordered = await orderRegistrants(bundle, { state: 'DC', updatedAfter: after }, orderingTerms(ordering, REGISTRANTS.orderings));
+    const selected = every.filter((place) => registrants[place]!.state === 'DC' && registrants[place]!.updated >= after);
+    expect(ordered.count).toBe(selected.length);
+    expect(ordered.slice(0, TOTAL)).toEqual(sortedByTerms(selected, ordering));
+  });
+
+  it('registrant_name narrows what the other filters kept, and reads its column as written', async () => {
+    const bundle = await openBundle();
+    const ordered = await orderRegistrants(bundle, { name: new TextEncoder().encode('ACME'), state: 'VA' }, orderingTerms('-name,dt_updated', REGISTRANTS.orderings));
+    const selected = every.filter((place) => searchText(registrants[place]!.name).includes('ACME') && registrants[place]!.state === 'VA');
+    expect(selected.length).toBeGreaterThan(10);
+    expect(ordered.slice(0, TOTAL)).toEqual(sortedByTerms(selected, '-name,dt_updated'));
+  });
+
+  it.each(['ÉCOLE', 'COLE', '𝔸', 'C', 'ZZZ', 'LLC B'])('registrant_name=%s finds the names that hold it, past names of other lengths in UTF-16 and UTF-8', async (value) => {
+    const bundle = await openBundle();
+    const ordered = await orderRegistrants(bundle, { name: new TextEncoder().encode(searchText(value)) }, orderingTerms('', REGISTRANTS.orderings));
+    const selected = every.filter((place) => searchText(registrants[place]!.name).includes(searchText(value)));
+    expect(ordered.slice(0, TOTAL)).toEqual(selected);
+  });
+});
