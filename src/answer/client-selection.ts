@@ -3,7 +3,7 @@ import type { QueryBundle } from '../bundle/query-bundle.ts';
 import type { TextList } from '../bundle/text-list.ts';
 import type { ClientCriteria } from './filter-form.ts';
 import { clientsWithValue, namesHolding as segmentNamesHolding } from './key-search.ts';
-import { namesHolding } from './name-search.ts';
+import { registrantsNamed } from './registrant-names.ts';
 
 /**
  * The clients that match every criterion (contract section 9), as their global indexes ascending (id
@@ -24,7 +24,7 @@ export async function selectClients(bundle: QueryBundle, criteria: ClientCriteri
     if (only < 0) return EMPTY;
     if (Object.keys(criteria).length === 1) return Int32Array.of(only);
   }
-  const registrants = criteria.registrantName === undefined ? undefined : registrantsNamed(await bundle.registrantIndex(), criteria.registrantName);
+  const registrants = criteria.registrantName === undefined ? undefined : registrantIdsNamed(await bundle.registrantIndex(), criteria.registrantName);
   if (registrants?.length === 0) return EMPTY;
   // Every segment at once: at the edge each fragment is a request of its own, and they need not wait on each other.
   const { segments } = bundle.manifest;
@@ -104,6 +104,6 @@ function concat(lists: Int32Array[]): Int32Array {
 }
 
 /** The ids of the registrants whose name holds `pattern`. */
-function registrantsNamed(index: { ids: Float64Array; names: TextList }, pattern: Uint8Array): number[] {
-  return Array.from(namesHolding(index.names, pattern), (at) => index.ids[at]!);
+function registrantIdsNamed(index: { ids: Float64Array; names: TextList }, pattern: Uint8Array): number[] {
+  return Array.from(registrantsNamed(index.names, pattern), (at) => index.ids[at]!);
 }

@@ -2,7 +2,7 @@
  * The lists of a segment's key index (key-index.ts), each one run of bytes that starts with its kind:
  *
  * - `GAPS`: ascending local indexes as varint gaps (7 bits a byte, the high bit saying another
- *   follows; the first gap counted from -1), as posting-lists.ts writes them;
+ *   follows; the first gap counted from -1);
  * - `BITMAP`: the first local index (varint), then one bit a client from it on: smaller than gaps
  *   where most clients are in the list (the byte `A`, the country `US`), so a search reads 16 KB where
  *   gaps would take 100 KB;

@@ -1,6 +1,6 @@
 /**
  * Whole numbers of the key index's lists in 7 bits a byte, lowest first, the high bit saying another
- * byte follows (as posting-lists.ts writes its gaps). Most are below 128: one byte.
+ * byte follows. Most are below 128: one byte.
  */
 export function varintSize(value: number): number {
   let size = 1;

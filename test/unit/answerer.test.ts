@@ -84,7 +84,7 @@ describe('the answerer over the query bundle of exact-3k', () => {
     expect(pauses).toBe(1);
   });
 
-  it('answers searches that interleave at their pauses as it answers each alone (its scratch arrays are not shared across a pause)', async () => {
+  it('answers searches that interleave at their pauses as it answers each alone (nothing one keeps between its steps is shared)', async () => {
     const targets = ['client_name=bank', 'client_name=ion&ordering=-name', 'client_name=e&client_state=CA&ordering=-effective_date&page=2', 'client_name=assoc&page_size=10'].map(
       (query) => `/api/v1/clients/?${query}`,
     );

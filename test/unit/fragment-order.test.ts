@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clientOrderFragments, dateFieldOrder, nameFieldOrder } from '../../src/bundle/field-orders.ts';
 import { decodeOrderFragment, encodeOrderFragments, type OrderField, type OrderFragment } from '../../src/bundle/order-fragments.ts';
 import { compareCodePoints } from '../../src/bundle/registrant-columns.ts';
-import { orderRecords, type OrderSource, type TermKeys } from '../../src/answer/client-order.ts';
+import { orderRecords, type OrderSource, type TermKeys } from '../support/reference-order.ts';
 import { orderAll, orderSelected, type OrderFragments } from '../../src/answer/fragment-order.ts';
 import { walkGroup } from '../../src/answer/order-groups.ts';
 import type { SortTerm } from '../../src/answer/ordering-terms.ts';

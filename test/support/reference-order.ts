@@ -1,12 +1,10 @@
-import type { SortTerm } from './ordering-terms.ts';
-import { zeroedUint32 } from '../bundle/scratch-arrays.ts';
+import type { SortTerm } from '../../src/answer/ordering-terms.ts';
 
 /**
- * A list's records in the order of the request's terms (contract sections 9 and 10), sorted in memory
- * from whole columns: names by code point, dates with nulls first whichever the direction, the last
- * term always on `id`. The registrants list orders this way (a few tens of thousands, their columns
- * small); the clients read order fragments instead (fragment-order.ts), whose tests check them
- * against this.
+ * The reference the order fragments (src/answer/fragment-order.ts) are tested against: a list's
+ * records in the order of the request's terms (contract sections 9 and 10), sorted in memory from
+ * whole columns, as the answerer sorted them before the fragments: names by code point, dates with
+ * nulls first whichever the direction, the last term always on `id`.
  *
  * Every record in one term's order is read off a precomputed order. Anything else is sorted: few
  * records by comparing, many by a counting sort per term, last term first (each pass stable), in time
@@ -87,8 +85,7 @@ function countingSorts(items: Int32Array, keys: readonly TermKeys[]): Int32Array
   let to: Int32Array = new Int32Array(items.length);
   for (let t = keys.length - 1; t >= 0; t--) {
     const { key, buckets } = keys[t]!;
-    // A name's buckets are as many as the distinct names: reused (scratch-arrays.ts), not made for each sort.
-    const starts = zeroedUint32('buckets', buckets + 1);
+    const starts = new Uint32Array(buckets + 1);
     for (let i = 0; i < from.length; i++) starts[key[from[i]!]! + 1]!++;
     for (let b = 1; b <= buckets; b++) starts[b]! += starts[b - 1]!;
     for (let i = 0; i < from.length; i++) to[starts[key[from[i]!]!]!++] = from[i]!;
