@@ -88,9 +88,13 @@ function cutInto(entries: readonly Entry[], count: number): KeyFragmentFile[] {
   const fragments: KeyFragmentFile[] = [];
   let from = 0;
   let before = 0;
+  const share = total / count;
   entries.forEach((entry, i) => {
-    // An entry starts a new fragment where the bytes before it reach the next share.
-    if (i > from && fragments.length < count - 1 && before >= ((fragments.length + 1) * total) / count) {
+    // An entry starts a new fragment where the bytes before it reach the next share, and a list bigger
+    // than a share is alone (it takes the fragments of the shares it spans): a search of its key reads
+    // it and nothing beside it.
+    const big = size(entry) >= share || size(entries[i - 1] ?? entry) >= share;
+    if (i > from && fragments.length < count - 1 && (big || before >= (fragments.length + 1) * share)) {
       fragments.push(encodeFragment(entries.slice(from, i)));
       from = i;
     }
