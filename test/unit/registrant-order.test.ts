@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { orderingTerms } from '../../src/answer/ordering-terms.ts';
 import { REGISTRANTS } from '../../src/answer/list-resource.ts';
 import { orderRegistrants } from '../../src/answer/registrant-list.ts';
-import { BUNDLE_FORMAT } from '../../src/bundle/bundle-manifest.ts';
+import { BUNDLE_FORMAT, encodeManifest, type BundleManifest } from '../../src/bundle/bundle-manifest.ts';
 import { QueryBundle } from '../../src/bundle/query-bundle.ts';
 import {
   REGISTRANT_COLUMNS,
@@ -55,8 +55,16 @@ async function openBundle(): Promise<QueryBundle> {
     registrantColumns[column] = `${registrantColumnStem(column)}.bin`;
     files.set(registrantColumns[column], encodeRegistrantColumn(column, values[column]));
   }
-  const manifest = { format: BUNDLE_FORMAT, choices: { states: STATES, countries: [] }, registrants: TOTAL, registrantColumns, registrantPacks: { firstIds: [], counts: [], hashes: [] } };
-  files.set('manifest.json', new TextEncoder().encode(JSON.stringify(manifest)));
+  const manifest = {
+    format: BUNDLE_FORMAT,
+    choices: { states: STATES, countries: [] },
+    clients: 0,
+    chunks: { firstIds: [], starts: [], hashes: [] },
+    registrants: TOTAL,
+    registrantColumns,
+    registrantPacks: { firstIds: [], counts: [], hashes: [] },
+  } as unknown as BundleManifest;
+  files.set('manifest.json', new TextEncoder().encode(encodeManifest(manifest)));
   return (await QueryBundle.open(async (file) => files.get(file)))!;
 }
 
