@@ -1,5 +1,5 @@
 import type { Format, Preflight } from '../contract.ts';
-import { BUNDLE_FOLDER, hashedName } from './content-names.ts';
+import { BUNDLE_FOLDER, HASH_DIGITS, hashedName } from './content-names.ts';
 import type { OrderField } from './order-fragments.ts';
 import type { RegistrantColumn } from './registrant-columns.ts';
 
@@ -52,7 +52,7 @@ export interface BundleManifest {
    * first client's id is `firstIds[k]`, which with the hash of its bytes, `hashes[k]`, names its file
    * (`chunkFile`).
    */
-  chunks: { firstIds: number[]; starts: number[]; hashes: string[] };
+  chunks: { firstIds: number[]; starts: number[]; hashes: string };
   /** Index segments in id order, each a run of clients from global index `start` (segmentStem). */
   segments: ManifestSegment[];
   /**
@@ -70,7 +70,7 @@ export interface BundleManifest {
    * first, `counts[k]` of them (so a place in id order finds its pack without the ids column); with
    * the hash of its bytes, `hashes[k]`, that id names its file (`registrantPackFile`).
    */
-  registrantPacks: { firstIds: number[]; counts: number[]; hashes: string[] };
+  registrantPacks: { firstIds: number[]; counts: number[]; hashes: string };
 }
 
 export interface ManifestSegment {
@@ -109,7 +109,7 @@ export function registrantPackStem(firstId: number): string {
 
 /** The file under bundle/ of registrant pack k of a manifest. */
 export function registrantPackFile(packs: BundleManifest['registrantPacks'], k: number): string {
-  return hashedName(registrantPackStem(packs.firstIds[k]!), packs.hashes[k]!);
+  return hashedName(registrantPackStem(packs.firstIds[k]!), hashAt(packs.hashes, k));
 }
 
 /** The stem of the client chunk whose first client has `firstId` (content-names.ts adds its hash). */
@@ -119,68 +119,34 @@ export function chunkStem(firstId: number): string {
 
 /** The file under bundle/ of client chunk k of a manifest. */
 export function chunkFile(chunks: BundleManifest['chunks'], k: number): string {
-  return hashedName(chunkStem(chunks.firstIds[k]!), chunks.hashes[k]!);
+  return hashedName(chunkStem(chunks.firstIds[k]!), hashAt(chunks.hashes, k));
 }
 
 /**
- * The manifest as written: its two directories, thousands of entries read by every answer (the client
- * chunks, the registrant packs), are kept as three strings each (each file's first id as the gap from
- * the one before, its count of records, both in base 36, and the hashes one after another) instead of
- * arrays of numbers and quoted hashes: under half the bytes, and one JSON token each to parse.
+ * The hash of file k of a directory whose hashes are one string (the chunks', the registrant packs'):
+ * thousands of entries every answer's manifest holds, one JSON token to parse instead of thousands of
+ * quoted strings, and only the hashes an answer names are ever cut out of it.
  */
-interface Directory {
-  firstIdGaps: string;
-  counts: string;
-  hashes: string;
-}
-
-interface ManifestFile extends Omit<BundleManifest, 'chunks' | 'registrantPacks'> {
-  chunks: Directory;
-  registrantPacks: Directory;
+function hashAt(hashes: string, k: number): string {
+  return hashes.slice(k * HASH_DIGITS, (k + 1) * HASH_DIGITS);
 }
 
 export function encodeManifest(manifest: BundleManifest): string {
-  const { firstIds, starts, hashes } = manifest.chunks;
-  const counts = starts.map((start, k) => (starts[k + 1] ?? manifest.clients) - start);
-  const file: ManifestFile = { ...manifest, chunks: directory(firstIds, counts, hashes), registrantPacks: directory(manifest.registrantPacks.firstIds, manifest.registrantPacks.counts, manifest.registrantPacks.hashes) };
-  return `${JSON.stringify(file)}\n`;
+  return `${JSON.stringify(manifest)}\n`;
 }
 
-function directory(firstIds: readonly number[], counts: readonly number[], hashes: readonly string[]): Directory {
-  return {
-    firstIdGaps: firstIds.map((id, k) => (k === 0 ? id : id - firstIds[k - 1]!).toString(36)).join(','),
-    counts: counts.map((count) => count.toString(36)).join(','),
-    hashes: hashes.join(''),
-  };
-}
-
-/** The manifest from its text; an error naming what does not add up. */
+/**
+ * The manifest from its text (JSON.parse, the engine's own: no loop of this program's runs over its
+ * thousands of entries, which a fresh instance would run interpreted); an error naming what does not
+ * add up.
+ */
 export function decodeManifest(text: string): BundleManifest {
-  const file = JSON.parse(text) as ManifestFile;
-  if (file.format !== BUNDLE_FORMAT) return file as unknown as BundleManifest;
-  const chunks = entries(file.chunks, 'chunk');
-  const starts: number[] = [];
-  let start = 0;
-  for (const count of chunks.counts) {
-    starts.push(start);
-    start += count;
+  const manifest = JSON.parse(text) as BundleManifest;
+  if (manifest.format !== BUNDLE_FORMAT) return manifest;
+  for (const [what, directory] of [['chunk', manifest.chunks], ['registrant pack', manifest.registrantPacks]] as const) {
+    if (directory.hashes.length !== directory.firstIds.length * HASH_DIGITS) {
+      throw new Error(`the ${what} directory does not add up (${directory.firstIds.length} first ids, ${directory.hashes.length} characters of hashes)`);
+    }
   }
-  if (start !== file.clients) throw new Error(`the chunk directory holds ${start} clients, the manifest counts ${file.clients}`);
-  return { ...file, chunks: { firstIds: chunks.firstIds, starts, hashes: chunks.hashes }, registrantPacks: entries(file.registrantPacks, 'registrant pack') };
-}
-
-function entries(directory: Directory, what: string): { firstIds: number[]; counts: number[]; hashes: string[] } {
-  const split = (list: string) => (list === '' ? [] : list.split(',').map((value) => parseInt(value, 36)));
-  const gaps = split(directory.firstIdGaps);
-  const counts = split(directory.counts);
-  const length = gaps.length === 0 ? 0 : directory.hashes.length / gaps.length;
-  if (counts.length !== gaps.length || !Number.isInteger(length) || gaps.some(Number.isNaN) || counts.some(Number.isNaN)) {
-    throw new Error(`the ${what} directory does not add up (${gaps.length} first ids, ${counts.length} counts, ${directory.hashes.length} characters of hashes)`);
-  }
-  let id = 0;
-  return {
-    firstIds: gaps.map((gap) => (id += gap)),
-    counts,
-    hashes: gaps.map((_, k) => directory.hashes.slice(k * length, (k + 1) * length)),
-  };
+  return manifest;
 }

@@ -18,7 +18,7 @@ export interface BundleFile {
   data: Uint8Array;
 }
 
-const HASH_DIGITS = 16;
+export const HASH_DIGITS = 16;
 const HASHED_NAME = /\.([0-9a-f]{16})\.bin$/;
 
 /** A file of the bundle named by its content, from its stem (`clients/1`, `index/0-1024`, ...). */

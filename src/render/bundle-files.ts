@@ -47,13 +47,13 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     formats: [...settings.formats],
     choices: settings.choices,
     clients: source.clientCount,
-    chunks: { firstIds: [], starts: [], hashes: [] },
+    chunks: { firstIds: [], starts: [], hashes: '' },
     segments: [],
     orders: { places: ORDER_PLACES, nullDates: 0, name: [], date: [] },
     registrants: 0,
     // Each column's name, with its content's hash, as it is written (registrantFiles).
     registrantColumns: {} as BundleManifest['registrantColumns'],
-    registrantPacks: { firstIds: [], counts: [], hashes: [] },
+    registrantPacks: { firstIds: [], counts: [], hashes: '' },
   };
   const clients = new ClientColumns(source.clientCount);
   const digest = createHash('sha256');
@@ -162,7 +162,7 @@ function chunkOf(records: ChunkClient[], manifest: BundleManifest, registrantTex
     return { id, text };
   });
   const file = bundleFile(chunkStem(records[0]!.id), encodeRecordTexts(CLIENT_FIELD_KEYS, records, { keys: REGISTRANT_FIELD_KEYS, records: registrants }));
-  manifest.chunks.hashes.push(hashOf(file));
+  manifest.chunks.hashes += hashOf(file);
   const { path, data } = file;
   const back = decodeRecordTexts(data, path);
   records.forEach((record, i) => {
@@ -265,7 +265,7 @@ function registrantColumns(registrants: readonly ListedRegistrant[], choices: Bu
 /** A pack of registrant texts, read back before it is written; its hash and count go to the manifest, beside its first id. */
 function packOf(registrants: readonly { id: number; text: string }[], manifest: BundleManifest): BundleFile {
   const file = bundleFile(registrantPackStem(registrants[0]!.id), encodeRecordTexts(REGISTRANT_FIELD_KEYS, registrants));
-  manifest.registrantPacks.hashes.push(hashOf(file));
+  manifest.registrantPacks.hashes += hashOf(file);
   manifest.registrantPacks.counts.push(registrants.length);
   const back = decodeRecordTexts(file.data, file.path);
   registrants.forEach((registrant, i) => {

@@ -59,10 +59,10 @@ async function openBundle(): Promise<QueryBundle> {
     format: BUNDLE_FORMAT,
     choices: { states: STATES, countries: [] },
     clients: 0,
-    chunks: { firstIds: [], starts: [], hashes: [] },
+    chunks: { firstIds: [], starts: [], hashes: '' },
     registrants: TOTAL,
     registrantColumns,
-    registrantPacks: { firstIds: [], counts: [], hashes: [] },
+    registrantPacks: { firstIds: [], counts: [], hashes: '' },
   } as unknown as BundleManifest;
   files.set('manifest.json', new TextEncoder().encode(encodeManifest(manifest)));
   return (await QueryBundle.open(async (file) => files.get(file)))!;
