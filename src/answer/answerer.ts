@@ -152,10 +152,15 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
     const records = results.get(key) ?? (await engine.ordered(found, filters.criteria, terms, pause));
     const body = await listPage(found, records, pairs, values, { path: resource.path, text: engine.text });
     // Kept (again) once the page is read: an order read page by page weighs what it has read so far.
-    results.set(key, records, records.bytes);
+    // One that matches nothing is kept as the one empty order, in the empty results' share.
+    if (records.count === 0) results.set(key, NO_RECORDS, 0, true);
+    else results.set(key, records, records.bytes);
     return body;
   }
 }
+
+/** The order of every result that matches nothing: nothing kept for each but its key and entry. */
+const NO_RECORDS: OrderedRecords = { count: 0, bytes: 0, slice: () => [] };
 
 function detailOf(found: QueryBundle, status: number, text: string): Reply {
   return { status, headers: { ...(found.manifest.headers ?? API_HEADERS) }, body: jsonText({ detail: text }) };

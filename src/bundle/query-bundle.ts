@@ -1,6 +1,6 @@
 import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, decodeManifest, keyFragmentFile, MANIFEST_FILE, orderFragmentFile, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
-import { FileCache } from './file-cache.ts';
+import { WeighedCache } from './weighed-cache.ts';
 import { decodeKeyFragment, fragmentIndexFor, type KeyFragment } from './key-index.ts';
 import { decodeOrderFragment, type OrderField, type OrderFragment } from './order-fragments.ts';
 import { decodeRecordTexts, type RecordTexts } from './record-texts.ts';
@@ -18,7 +18,7 @@ import { upperBound } from './sorted-arrays.ts';
 export type ReadFile = (file: string) => Promise<Uint8Array | undefined>;
 
 /**
- * What one bundle keeps decoded, by its files' bytes (file-cache.ts), in two budgets: what searches and
+ * What one bundle keeps decoded, by its files' bytes (weighed-cache.ts), in two budgets: what searches and
  * orders read (key and order fragments, registrant columns: 15 MB at 134,719 clients, all of it kept,
  * so that a search asked again reads nothing), and the records pages read (client chunks, registrant
  * packs: 90 MB there, the most recently used kept), so that a stream of pages never pushes out the
@@ -36,7 +36,7 @@ const READ_MS = 10_000;
 
 /** What the views of one bundle share: the files kept, the count of reads, and what is worked out once from the manifest. */
 interface Shared {
-  cache: Record<Kept, FileCache>;
+  cache: Record<Kept, WeighedCache>;
   reads: number;
   /** The place of each registrant pack's first registrant, counted from the manifest when first needed. */
   packStarts?: number[];
@@ -76,7 +76,7 @@ export class QueryBundle {
     }
     if (manifest.format !== BUNDLE_FORMAT) throw new Error(`${BUNDLE_MANIFEST}: format ${String(manifest.format)}, this program reads ${BUNDLE_FORMAT}: build again`);
     const budget = options.cacheBytes ?? CACHE_BYTES;
-    const cache = { index: new FileCache(Math.floor(budget * INDEX_SHARE)), records: new FileCache(budget - Math.floor(budget * INDEX_SHARE)) };
+    const cache = { index: new WeighedCache(Math.floor(budget * INDEX_SHARE)), records: new WeighedCache(budget - Math.floor(budget * INDEX_SHARE)) };
     return new QueryBundle(read, manifest, text, { cache, reads: 1 }, readMs);
   }
 
@@ -189,7 +189,7 @@ export class QueryBundle {
     return reading;
   }
 
-  private async readFile<T>(name: string, decode: (bytes: Uint8Array, file: string) => T, cache: FileCache): Promise<T> {
+  private async readFile<T>(name: string, decode: (bytes: Uint8Array, file: string) => T, cache: WeighedCache): Promise<T> {
     const path = `${BUNDLE_FOLDER}${name}`;
     this.shared.reads++;
     const bytes = await within(this.read(name), path, this.readMs);
