@@ -29,6 +29,25 @@ const CACHE_BYTES = 32 * 2 ** 20;
 /** The index's share of the budget; the records have the rest. */
 const INDEX_SHARE = 5 / 8;
 
+/** What a bundle may keep, in bytes of files: the index (keys, orders, columns) and the records (chunks, packs). */
+export interface KeptBytes {
+  index: number;
+  records: number;
+}
+
+export interface OpenOptions {
+  /** What the files kept may weigh in all, shared as the Worker's 32 MiB are (`budgets` sets each apart). */
+  cacheBytes?: number;
+  budgets?: KeptBytes;
+  readMs?: number;
+  /**
+   * Whether each file read is checked against its name (true by default): a reader whose every file
+   * was checked before it was handed on (the preview checks the whole bundle when it opens a build)
+   * need not pay for it again on every read.
+   */
+  checkReads?: boolean;
+}
+
 type Kept = 'index' | 'records';
 
 /** A read that has not answered by then never will: the answer is a 500 naming the file, not a request left hanging. */
@@ -37,6 +56,7 @@ const READ_MS = 10_000;
 /** What the views of one bundle share: the files kept, the count of reads, and what is worked out once from the manifest. */
 interface Shared {
   cache: Record<Kept, WeighedCache>;
+  checkReads: boolean;
   reads: number;
   /** The place of each registrant pack's first registrant, counted from the manifest when first needed. */
   packStarts?: number[];
@@ -63,7 +83,7 @@ export class QueryBundle {
   ) {}
 
   /** The bundle of the build that `read` reads; undefined when it has none. */
-  static async open(read: ReadFile, options: { cacheBytes?: number; readMs?: number } = {}): Promise<QueryBundle | undefined> {
+  static async open(read: ReadFile, options: OpenOptions = {}): Promise<QueryBundle | undefined> {
     const readMs = options.readMs ?? READ_MS;
     const bytes = await within(read(MANIFEST_FILE), BUNDLE_MANIFEST, readMs);
     if (bytes === undefined) return undefined;
@@ -76,8 +96,9 @@ export class QueryBundle {
     }
     if (manifest.format !== BUNDLE_FORMAT) throw new Error(`${BUNDLE_MANIFEST}: format ${String(manifest.format)}, this program reads ${BUNDLE_FORMAT}: build again`);
     const budget = options.cacheBytes ?? CACHE_BYTES;
-    const cache = { index: new WeighedCache(Math.floor(budget * INDEX_SHARE)), records: new WeighedCache(budget - Math.floor(budget * INDEX_SHARE)) };
-    return new QueryBundle(read, manifest, text, { cache, reads: 1 }, readMs);
+    const { index, records } = options.budgets ?? { index: Math.floor(budget * INDEX_SHARE), records: budget - Math.floor(budget * INDEX_SHARE) };
+    const cache = { index: new WeighedCache(index), records: new WeighedCache(records) };
+    return new QueryBundle(read, manifest, text, { cache, checkReads: options.checkReads ?? true, reads: 1 }, readMs);
   }
 
   /** A view for one answer: the same files kept, its own reads in flight. */
@@ -194,7 +215,7 @@ export class QueryBundle {
     this.shared.reads++;
     const bytes = await within(this.read(name), path, this.readMs);
     if (bytes === undefined) throw new BundleFileError(path, 'missing', 'the query bundle names this file, but the build has none');
-    await checkContent(path, bytes);
+    if (this.shared.checkReads) await checkContent(path, bytes);
     const value = decode(bytes, path);
     cache.set(name, value, bytes.length);
     return value;
