@@ -71,6 +71,14 @@ export interface BundleManifest {
    * the hash of its bytes, `hashes[k]`, that id names its file (`registrantPackFile`).
    */
   registrantPacks: { firstIds: number[]; counts: number[]; hashes: string };
+  /**
+   * The registrant overlay, absent when empty (a fresh build's): the registrants whose text some client
+   * chunk still holds as an earlier build wrote it (`ids`, ascending), and the file of their texts now
+   * (`file`, a pack of them), which a client's body takes in place of its chunk's. A nightly rebuild
+   * keeps a chunk whose clients did not change, so that a renamed registrant does not rewrite every
+   * chunk of its clients (render/registrant-overlay.ts folds it when it grows).
+   */
+  overlay?: { ids: number[]; file: string };
 }
 
 export interface ManifestSegment {
@@ -111,6 +119,9 @@ export function registrantPackStem(firstId: number): string {
 export function registrantPackFile(packs: BundleManifest['registrantPacks'], k: number): string {
   return hashedName(registrantPackStem(packs.firstIds[k]!), hashAt(packs.hashes, k));
 }
+
+/** The stem of the registrant overlay's file (content-names.ts adds its hash). */
+export const OVERLAY_STEM = 'registrants/overlay';
 
 /** The stem of the client chunk whose first client has `firstId` (content-names.ts adds its hash). */
 export function chunkStem(firstId: number): string {

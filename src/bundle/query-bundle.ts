@@ -145,12 +145,9 @@ export class QueryBundle {
    * list and a registrant's record, reading its pack alone (a few kilobytes).
    */
   async registrantFields(id: number): Promise<string | undefined> {
-    const packs = this.manifest.registrantPacks;
-    const k = upperBound(packs.firstIds, id) - 1;
+    const k = upperBound(this.manifest.registrantPacks.firstIds, id) - 1;
     if (k < 0) return undefined;
-    const pack = await this.file(registrantPackFile(packs, k), decodeRecordTexts, 'records');
-    const at = pack.find(id);
-    return at < 0 ? undefined : pack.text(at);
+    return (await this.packEntry(k, (pack) => pack.find(id)))?.fields;
   }
 
   /**
@@ -158,13 +155,37 @@ export class QueryBundle {
    * from its pack alone, found by the packs' counts (the ids column is not read).
    */
   async registrantAt(place: number): Promise<{ id: number; fields: string }> {
-    const packs = this.manifest.registrantPacks;
-    const starts = (this.shared.packStarts ??= packStartsOf(packs.counts));
+    const { counts } = this.manifest.registrantPacks;
+    const starts = (this.shared.packStarts ??= packStartsOf(counts));
     const k = upperBound(starts, place) - 1;
-    if (k < 0 || k >= packs.counts.length || place >= starts[k]! + packs.counts[k]!) throw new Error(`the query bundle has no registrant at place ${place}`);
-    const pack = await this.file(registrantPackFile(packs, k), decodeRecordTexts, 'records');
-    const at = place - starts[k]!;
-    return { id: pack.ids[at]!, fields: pack.text(at) };
+    if (k < 0 || k >= counts.length || place >= starts[k]! + counts[k]!) throw new Error(`the query bundle has no registrant at place ${place}`);
+    return (await this.packEntry(k, () => place - starts[k]!))!;
+  }
+
+  /** The registrant of pack k at the place `at` finds in it (-1: none), read from that pack alone. */
+  private async packEntry(k: number, at: (pack: RecordTexts) => number): Promise<{ id: number; fields: string } | undefined> {
+    const pack = await this.file(registrantPackFile(this.manifest.registrantPacks, k), decodeRecordTexts, 'records');
+    const found = at(pack);
+    return found < 0 ? undefined : { id: pack.ids[found]!, fields: pack.text(found) };
+  }
+
+  /**
+   * The text of the registrant a client of `chunk` embeds, as it is now: the chunk's own, unless the
+   * registrant is in the overlay (bundle-manifest.ts), whose file is then read (once, and kept with
+   * the index). An answer whose clients' registrants are not in it reads nothing more.
+   */
+  embeddedRegistrant(chunk: RecordTexts, registrantId: number): string | Promise<string> {
+    const { overlay } = this.manifest;
+    if (overlay !== undefined && sortedIndexOf(overlay.ids, registrantId) >= 0) {
+      return this.file(overlay.file, decodeRecordTexts).then((texts) => {
+        const at = texts.find(registrantId);
+        if (at < 0) throw new Error(`${BUNDLE_FOLDER}${overlay.file}: the registrant overlay names registrant ${registrantId} but holds no text of it`);
+        return texts.text(at);
+      });
+    }
+    const at = chunk.embedded?.find(registrantId) ?? -1;
+    if (at < 0) throw new Error(`the query bundle has no registrant ${registrantId} beside the clients of chunk ${chunk.ids[0]}`);
+    return chunk.embedded!.text(at);
   }
 
   private chunk(k: number): Promise<RecordTexts> {
