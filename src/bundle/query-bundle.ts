@@ -1,6 +1,7 @@
 import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, decodeManifest, keyFragmentFile, MANIFEST_FILE, orderFragmentFile, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
 import { FileCache } from './file-cache.ts';
+import { decodeOverlay } from './overlay-file.ts';
 import { decodeKeyFragment, fragmentIndexFor, type KeyFragment } from './key-index.ts';
 import { decodeOrderFragment, type OrderField, type OrderFragment } from './order-fragments.ts';
 import { decodeRecordTexts, type RecordTexts } from './record-texts.ts';
@@ -170,22 +171,21 @@ export class QueryBundle {
   }
 
   /**
-   * The text of the registrant a client of `chunk` embeds, as it is now: the chunk's own, unless the
-   * registrant is in the overlay (bundle-manifest.ts), whose file is then read (once, and kept with
-   * the index). An answer whose clients' registrants are not in it reads nothing more.
+   * The text of the registrant a client of `chunk` embeds, as it is now: the chunk's own, with the
+   * values of the overlay (bundle-manifest.ts, overlay-file.ts) in place when the registrant is in it,
+   * whose file is then read (once, and kept with the index). An answer whose clients' registrants are
+   * not in it reads nothing more.
    */
   embeddedRegistrant(chunk: RecordTexts, registrantId: number): string | Promise<string> {
-    const { overlay } = this.manifest;
-    if (overlay !== undefined && sortedIndexOf(overlay.ids, registrantId) >= 0) {
-      return this.file(overlay.file, decodeRecordTexts).then((texts) => {
-        const at = texts.find(registrantId);
-        if (at < 0) throw new Error(`${BUNDLE_FOLDER}${overlay.file}: the registrant overlay names registrant ${registrantId} but holds no text of it`);
-        return texts.text(at);
-      });
-    }
     const at = chunk.embedded?.find(registrantId) ?? -1;
     if (at < 0) throw new Error(`the query bundle has no registrant ${registrantId} beside the clients of chunk ${chunk.ids[0]}`);
-    return chunk.embedded!.text(at);
+    const { overlay } = this.manifest;
+    if (overlay === undefined || sortedIndexOf(overlay.ids, registrantId) < 0) return chunk.embedded!.text(at);
+    return this.file(overlay.file, decodeOverlay).then((fields) => {
+      const changed = fields[registrantId];
+      if (changed === undefined) throw new Error(`${BUNDLE_FOLDER}${overlay.file}: the registrant overlay names registrant ${registrantId} but holds no values of it`);
+      return chunk.embedded!.text(at, changed);
+    });
   }
 
   private chunk(k: number): Promise<RecordTexts> {

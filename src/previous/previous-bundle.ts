@@ -3,13 +3,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, decodeManifest, registrantPackFile, type BundleManifest } from '../bundle/bundle-manifest.ts';
 import { HASH_DIGITS, hashInName } from '../bundle/content-names.ts';
+import { decodeOverlay, type OverlayFields } from '../bundle/overlay-file.ts';
 import type { PreviousBundle } from '../render/registrant-overlay.ts';
 
 /**
  * The query bundle of the previous build, as the next build's bundle reads it (render/registrant-overlay.ts):
  * its client chunks and registrant packs by first id, each read only when asked for and checked against
- * the hash in its name. Undefined when the previous build has no bundle this program can read (none,
- * another format, a manifest that does not parse): the new bundle is then written fresh.
+ * the hash in its name, and its overlay. Undefined when the previous build has no bundle this program
+ * can read (none, another format, a manifest or overlay that does not parse or is damaged): the new
+ * bundle is then written fresh.
  */
 export function openPreviousBundle(previousDir: string | undefined): PreviousBundle | undefined {
   if (previousDir === undefined) return undefined;
@@ -24,8 +26,19 @@ export function openPreviousBundle(previousDir: string | undefined): PreviousBun
   const packs = indexOf(manifest.registrantPacks.firstIds);
   const folder = path.join(previousDir, BUNDLE_FOLDER);
   const hashOf = (name: string) => hashInName(name)!;
+  // Its overlay, whose registrants are candidates for the next (a damaged one: no previous bundle).
+  let overlay: OverlayFields = {};
+  if (manifest.overlay !== undefined) {
+    const bytes = checkedBytes(folder, typeof manifest.overlay.file === 'string' ? manifest.overlay.file : undefined);
+    if (bytes === undefined) return undefined;
+    try {
+      overlay = decodeOverlay(bytes, manifest.overlay.file);
+    } catch {
+      return undefined;
+    }
+  }
   return {
-    overlayIds: Array.isArray(manifest.overlay?.ids) ? manifest.overlay.ids : [],
+    overlay,
     chunkHash: (firstId) => nameOf(chunks, firstId, (k) => hashOf(chunkFile(manifest.chunks, k))),
     chunk: (firstId) => checkedBytes(folder, nameOf(chunks, firstId, (k) => chunkFile(manifest.chunks, k))),
     packHash: (firstId) => nameOf(packs, firstId, (k) => hashOf(registrantPackFile(manifest.registrantPacks, k))),

@@ -107,6 +107,8 @@ describe('the registrant overlay', { timeout: 180_000 }, () => {
 
     const after = manifestOf(out);
     expect(after.overlay?.ids).toEqual([905, 912]);
+    // The overlay holds what changed of them, as JSON text: their names.
+    expect(readFileSync(path.join(out, 'bundle', after.overlay!.file), 'utf8')).toBe('{"905":{"name":"\\"RENAMED FIVE\\""},"912":{"name":"\\"RENAMED TWELVE\\""}}');
     // Only the last chunk (the new clients joined it, or new chunks began) is written; the others are the previous build's.
     expect(changedChunks(out).length).toBeLessThanOrEqual(2);
     expect(after.chunks.firstIds.length).toBeGreaterThan(4);
@@ -154,14 +156,18 @@ describe('the registrant overlay', { timeout: 180_000 }, () => {
     expect(after.chunks.hashes.slice(16, 32)).toBe(manifestOf(fresh).chunks.hashes.slice(16, 32));
   });
 
-  it('a previous bundle this program cannot read (another format, a damaged manifest) gives a fresh bundle', async () => {
-    const damages = [(text: string) => text.replace('query-bundle@', 'query-bundle@0'), (text: string) => text.slice(0, 100)];
+  it('a previous bundle this program cannot read (another format, a damaged manifest or overlay) gives a fresh bundle', async () => {
+    const manifestFile = path.join(out, 'bundle/manifest.json');
+    const damages = [
+      () => writeFileSync(manifestFile, readFileSync(manifestFile, 'utf8').replace('query-bundle@', 'query-bundle@0')),
+      () => writeFileSync(manifestFile, readFileSync(manifestFile, 'utf8').slice(0, 100)),
+      () => writeFileSync(path.join(out, 'bundle', manifestOf(out).overlay!.file), '{"903":{"name":"\\"OTHER\\""}}'),
+    ];
     for (const [n, damage] of damages.entries()) {
       names = { ...names, 906: `RENAMED SIX ${n}` };
       await night(records(names, 210), ['RENAMED']);
       expect(manifestOf(out).overlay?.ids).toContain(906);
-      const file = path.join(out, 'bundle/manifest.json');
-      writeFileSync(file, damage(readFileSync(file, 'utf8')));
+      damage();
       names = { ...names, 908: `RENAMED EIGHT ${n}` };
       await night(records(names, 210), ['RENAMED']);
       expect(manifestOf(out).overlay).toBeUndefined();
