@@ -1,7 +1,7 @@
 import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, decodeManifest, keyFragmentFile, MANIFEST_FILE, orderFragmentFile, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
 import { FileCache } from './file-cache.ts';
-import { decodeOverlay } from './overlay-file.ts';
+import { decodeOverlay, overlayValues } from './overlay-file.ts';
 import { decodeKeyFragment, fragmentIndexFor, type KeyFragment } from './key-index.ts';
 import { decodeOrderFragment, type OrderField, type OrderFragment } from './order-fragments.ts';
 import { decodeRecordTexts, type RecordTexts } from './record-texts.ts';
@@ -181,11 +181,7 @@ export class QueryBundle {
     if (at < 0) throw new Error(`the query bundle has no registrant ${registrantId} beside the clients of chunk ${chunk.ids[0]}`);
     const { overlay } = this.manifest;
     if (overlay === undefined || sortedIndexOf(overlay.ids, registrantId) < 0) return chunk.embedded!.text(at);
-    return this.file(overlay.file, decodeOverlay).then((fields) => {
-      const changed = fields[registrantId];
-      if (changed === undefined) throw new Error(`${BUNDLE_FOLDER}${overlay.file}: the registrant overlay names registrant ${registrantId} but holds no values of it`);
-      return chunk.embedded!.text(at, changed);
-    });
+    return this.file(overlay.file, decodeOverlay).then((fields) => chunk.embedded!.text(at, overlayValues(fields, registrantId, `${BUNDLE_FOLDER}${overlay.file}`)));
   }
 
   private chunk(k: number): Promise<RecordTexts> {

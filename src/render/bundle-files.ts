@@ -24,10 +24,12 @@ import type { BundleRows } from '../store/bundle-rows.ts';
 
 /**
  * The files of the query bundle (bundle/bundle-manifest.ts), rendered from the store in one pass over
- * the clients in id order, then one in name order and one over the registrants. Each file is decoded
+ * the registrants, then one over the clients in id order and one in name order. Each file is decoded
  * again as the answerer will read it and compared with what it was made from: a file that does not
  * read back is a failed build, not a wrong answer later. Every file but the manifest is named by its
  * content through `bundleFile` (bundle/content-names.ts); the manifest, written last, names them.
+ * Over a previous build, a client chunk whose clients did not change keeps its bytes, and the
+ * registrants it holds otherwise than now go to the overlay (registrant-overlay.ts).
  */
 export interface BundleSettings {
   baseUrl: string;

@@ -2,7 +2,7 @@ import { REGISTRANT_FIELD_KEYS } from '../contract.ts';
 import { BUNDLE_FOLDER, OVERLAY_STEM, chunkStem, registrantPackStem } from '../bundle/bundle-manifest.ts';
 import { bundleFile, hashOf, hashedName, type BundleFile } from '../bundle/content-names.ts';
 import { decodeRecordTexts, fieldValues, type RecordTexts } from '../bundle/record-texts.ts';
-import { decodeOverlay, encodeOverlay, type OverlayFields } from '../bundle/overlay-file.ts';
+import { decodeOverlay, encodeOverlay, overlayValues, type OverlayFields } from '../bundle/overlay-file.ts';
 
 /**
  * The previous build's query bundle, as far as the next one reuses it (previous/previous-bundle.ts):
@@ -110,6 +110,8 @@ export class RegistrantOverlay {
       const keys = differingKeys(then, now);
       const allowed = candidates.get(id);
       if (keys === undefined || allowed === undefined || [...keys].some((key) => !allowed.has(key))) return fresh;
+      // What the answerer will make of it: the chunk's text with the values of now in place.
+      if (embedded.text(j, this.entries(new Map([[id, keys]])).get(id)) !== now) return fresh;
       stale.push([id, keys]);
     }
     for (const [id, keys] of stale) {
@@ -124,9 +126,11 @@ export class RegistrantOverlay {
   file(): { file: BundleFile; ids: number[] } | undefined {
     if (this.stale.size === 0) return undefined;
     const file = bundleFile(OVERLAY_STEM, encodeOverlay(this.entries(this.stale)));
-    // Read back: each registrant's chunk text with these values in place must be its text of now.
+    // Read back: each registrant's values, as they are now.
     const back = decodeOverlay(file.data, file.path);
-    for (const id of this.stale.keys()) if (back[id] === undefined) throw new Error(`${file.path}: registrant ${id} does not read back`);
+    for (const [id, entry] of this.entries(this.stale)) {
+      if (JSON.stringify(overlayValues(back, id, file.path)) !== JSON.stringify(entry)) throw new Error(`${file.path}: registrant ${id} does not read back as it was written`);
+    }
     return { file, ids: [...this.stale.keys()].sort((a, b) => a - b) };
   }
 

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAnswerer, type Reply } from '../../src/answer/answerer.ts';
-import { bundleFolderReader } from '../../src/built-folder.ts';
+import { bundleFolderReader, checkBundleFolder } from '../../src/built-folder.ts';
 import { build, type BuildSummary } from '../../src/build.ts';
 import { resolveBuildOptions } from '../../src/config.ts';
 import type { BundleManifest } from '../../src/bundle/bundle-manifest.ts';
@@ -75,12 +75,13 @@ describe('the registrant overlay', { timeout: 180_000 }, () => {
 
   const buildInto = (folder: string, list: readonly unknown[]): Promise<BuildSummary> => {
     writeFileSync(input, ndjson(list));
-    return build(resolveBuildOptions({ input: [input], out: folder, baseUrl: BASE_URL, filters: 'none' }));
+    return build(resolveBuildOptions({ input: [input], out: folder, baseUrl: BASE_URL, formats: 'none,json', filters: 'none' }));
   };
 
-  /** Builds `list` over the previous output and fresh, and holds every answer of the first to the second's. */
-  async function night(list: ReturnType<typeof records>, names: string[]): Promise<BuildSummary> {
+  /** Builds `list` over the previous output and fresh, and holds every answer of the first to the second's (unless `compare` is false). */
+  async function night(list: ReturnType<typeof records>, names: string[], compare = true): Promise<BuildSummary> {
     const summary = await buildInto(out, list);
+    if (!compare) return summary;
     fresh = path.join(temp.path, `fresh-${++nights}`);
     await buildInto(fresh, list);
     const targets = requests([1, 5, 25, 105, 200, list.at(-1)!.id], names);
@@ -165,7 +166,7 @@ describe('the registrant overlay', { timeout: 180_000 }, () => {
     ];
     for (const [n, damage] of damages.entries()) {
       names = { ...names, 906: `RENAMED SIX ${n}` };
-      await night(records(names, 210), ['RENAMED']);
+      await night(records(names, 210), ['RENAMED'], false);
       expect(manifestOf(out).overlay?.ids).toContain(906);
       damage();
       names = { ...names, 908: `RENAMED EIGHT ${n}` };
@@ -173,5 +174,23 @@ describe('the registrant overlay', { timeout: 180_000 }, () => {
       expect(manifestOf(out).overlay).toBeUndefined();
       expect(bundleNames(out)).toEqual(bundleNames(fresh));
     }
+  });
+
+  it('a damaged overlay file is found: the bundle check refuses the build naming it, an answer that reads it is a 500 naming it', async () => {
+    names = { ...names, 909: 'RENAMED NINE' };
+    await night(records(names, 210), ['RENAMED']);
+    const { overlay } = manifestOf(out);
+    expect(overlay?.ids).toContain(909);
+    await checkBundleFolder(out);
+    const file = path.join(out, 'bundle', overlay!.file);
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 3]! ^= 1;
+    writeFileSync(file, bytes);
+    const name = `bundle/${overlay!.file}`;
+    await expect(checkBundleFolder(out)).rejects.toThrow(`${name}: its bytes`);
+    // Client 9's registrant is 909; a registrant's own record reads its pack, not the overlay.
+    const [client, registrant] = await answers(out, ['/api/v1/clients/9/', '/api/v1/registrants/909/']);
+    expect([client!.status, JSON.parse(client!.body).detail]).toEqual([500, expect.stringContaining(`${name}: its bytes`)]);
+    expect(registrant!.status).toBe(200);
   });
 });
