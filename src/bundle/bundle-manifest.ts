@@ -89,6 +89,8 @@ export interface ManifestSegment {
   keys: { firstKeys: string[]; hashes: string[] };
   /** The longest name of the segment in UTF-8 bytes: a longer search matches nothing, read nothing. */
   maxNameBytes: number;
+  /** Its common words (key-index.ts, `4WORD`), ascending: a search of one of them reads its list alone. Absent in bundles built before them: none. */
+  words?: string[];
 }
 
 /** The stem of fragment k of the key index of a segment (content-names.ts adds its hash). */

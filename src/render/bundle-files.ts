@@ -166,8 +166,8 @@ function emptyRows(): Rows {
 
 /** A segment's key index, in fragments (bundle/key-index.ts), each named by its content. */
 function* segmentFiles(range: { start: number; count: number }, rows: SegmentKeyRows, manifest: BundleManifest): Generator<BundleFile> {
-  const { fragments, maxNameBytes } = encodeKeyIndex(rows, { fragments: keyFragmentCount(range.count) });
-  const segment: ManifestSegment = { ...range, keys: { firstKeys: [], hashes: [] }, maxNameBytes };
+  const { fragments, maxNameBytes, words } = encodeKeyIndex(rows, { fragments: keyFragmentCount(range.count) });
+  const segment: ManifestSegment = { ...range, keys: { firstKeys: [], hashes: [] }, maxNameBytes, words };
   for (const [k, fragment] of fragments.entries()) {
     const file = bundleFile(keyFragmentStem(range, k), fragment.data);
     segment.keys.firstKeys.push(fragment.firstKey);
