@@ -60,8 +60,8 @@ function pageNumber(value: string | undefined, last: number): number | undefined
 export async function clientText(bundle: QueryBundle, index: number, base: string, suffix: string): Promise<string> {
   const { chunk, at } = await bundle.clientAt(index);
   const registrantId = chunk.registrants![at]!;
-  // The registrant's text is in the client's chunk: a page reads its clients' chunks and nothing else.
-  const registrant = chunk.embedded?.find(registrantId) ?? -1;
-  if (registrant < 0) throw new Error(`the query bundle has no registrant ${registrantId} beside client ${chunk.ids[at]}`);
-  return clientBody(base, suffix, { id: chunk.ids[at]!, fields: chunk.text(at), registrantId, registrantFields: chunk.embedded!.text(registrant) });
+  // The registrant's text is in the client's chunk (or, changed since the chunk was written, in the
+  // overlay): a page reads its clients' chunks and nothing else.
+  const registrantFields = await bundle.embeddedRegistrant(chunk, registrantId);
+  return clientBody(base, suffix, { id: chunk.ids[at]!, fields: chunk.text(at), registrantId, registrantFields });
 }

@@ -38,5 +38,6 @@ export function bundleFileNames(bundle: QueryBundle): string[] {
     ...(['name', 'date'] as const).flatMap((field) => manifest.orders[field].map((_, k) => orderFragmentFile(manifest.orders, field, k))),
     ...manifest.registrantPacks.firstIds.map((_, k) => registrantPackFile(manifest.registrantPacks, k)),
     ...Object.values(manifest.registrantColumns),
+    ...(manifest.overlay === undefined ? [] : [manifest.overlay.file]),
   ];
 }

@@ -71,6 +71,15 @@ export interface BundleManifest {
    * the hash of its bytes, `hashes[k]`, that id names its file (`registrantPackFile`).
    */
   registrantPacks: { firstIds: number[]; counts: number[]; hashes: string };
+  /**
+   * The registrant overlay, absent when empty (a fresh build's): the registrants whose text some client
+   * chunk still holds as an earlier build wrote it (`ids`, ascending), and the file of the values that
+   * differ, as they are now (`file`, overlay-file.ts), which a client's body puts in place of its
+   * chunk's. A nightly rebuild keeps a chunk whose clients did not change, so that a renamed
+   * registrant does not rewrite every chunk of its clients (render/registrant-overlay.ts folds it when
+   * it grows).
+   */
+  overlay?: { ids: number[]; file: string };
 }
 
 export interface ManifestSegment {
@@ -114,6 +123,9 @@ export function registrantPackFile(packs: BundleManifest['registrantPacks'], k: 
   return hashedName(registrantPackStem(packs.firstIds[k]!), hashAt(packs.hashes, k));
 }
 
+/** The stem of the registrant overlay's file (content-names.ts adds its hash). */
+export const OVERLAY_STEM = 'registrants/overlay';
+
 /** The stem of the client chunk whose first client has `firstId` (content-names.ts adds its hash). */
 export function chunkStem(firstId: number): string {
   return `clients/${firstId}`;
@@ -150,5 +162,7 @@ export function decodeManifest(text: string): BundleManifest {
       throw new Error(`the ${what} directory does not add up (${directory.firstIds.length} first ids, ${directory.hashes.length} characters of hashes)`);
     }
   }
+  const { overlay } = manifest;
+  if (overlay !== undefined && (!Array.isArray(overlay.ids) || typeof overlay.file !== 'string')) throw new Error('the registrant overlay does not add up (its ids and its file)');
   return manifest;
 }

@@ -1,6 +1,7 @@
 import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, decodeManifest, keyFragmentFile, MANIFEST_FILE, orderFragmentFile, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
 import { WeighedCache } from './weighed-cache.ts';
+import { decodeOverlay, overlayValues } from './overlay-file.ts';
 import { decodeKeyFragment, fragmentIndexFor, type KeyFragment } from './key-index.ts';
 import { decodeOrderFragment, type OrderField, type OrderFragment } from './order-fragments.ts';
 import { decodeRecordTexts, type RecordTexts } from './record-texts.ts';
@@ -166,12 +167,9 @@ export class QueryBundle {
    * list and a registrant's record, reading its pack alone (a few kilobytes).
    */
   async registrantFields(id: number): Promise<string | undefined> {
-    const packs = this.manifest.registrantPacks;
-    const k = upperBound(packs.firstIds, id) - 1;
+    const k = upperBound(this.manifest.registrantPacks.firstIds, id) - 1;
     if (k < 0) return undefined;
-    const pack = await this.file(registrantPackFile(packs, k), decodeRecordTexts, 'records');
-    const at = pack.find(id);
-    return at < 0 ? undefined : pack.text(at);
+    return (await this.packEntry(k, (pack) => pack.find(id)))?.fields;
   }
 
   /**
@@ -179,13 +177,32 @@ export class QueryBundle {
    * from its pack alone, found by the packs' counts (the ids column is not read).
    */
   async registrantAt(place: number): Promise<{ id: number; fields: string }> {
-    const packs = this.manifest.registrantPacks;
-    const starts = (this.shared.packStarts ??= packStartsOf(packs.counts));
+    const { counts } = this.manifest.registrantPacks;
+    const starts = (this.shared.packStarts ??= packStartsOf(counts));
     const k = upperBound(starts, place) - 1;
-    if (k < 0 || k >= packs.counts.length || place >= starts[k]! + packs.counts[k]!) throw new Error(`the query bundle has no registrant at place ${place}`);
-    const pack = await this.file(registrantPackFile(packs, k), decodeRecordTexts, 'records');
-    const at = place - starts[k]!;
-    return { id: pack.ids[at]!, fields: pack.text(at) };
+    if (k < 0 || k >= counts.length || place >= starts[k]! + counts[k]!) throw new Error(`the query bundle has no registrant at place ${place}`);
+    return (await this.packEntry(k, () => place - starts[k]!))!;
+  }
+
+  /** The registrant of pack k at the place `at` finds in it (-1: none), read from that pack alone. */
+  private async packEntry(k: number, at: (pack: RecordTexts) => number): Promise<{ id: number; fields: string } | undefined> {
+    const pack = await this.file(registrantPackFile(this.manifest.registrantPacks, k), decodeRecordTexts, 'records');
+    const found = at(pack);
+    return found < 0 ? undefined : { id: pack.ids[found]!, fields: pack.text(found) };
+  }
+
+  /**
+   * The text of the registrant a client of `chunk` embeds, as it is now: the chunk's own, with the
+   * values of the overlay (bundle-manifest.ts, overlay-file.ts) in place when the registrant is in it,
+   * whose file is then read (once, and kept with the index). An answer whose clients' registrants are
+   * not in it reads nothing more.
+   */
+  embeddedRegistrant(chunk: RecordTexts, registrantId: number): string | Promise<string> {
+    const at = chunk.embedded?.find(registrantId) ?? -1;
+    if (at < 0) throw new Error(`the query bundle has no registrant ${registrantId} beside the clients of chunk ${chunk.ids[0]}`);
+    const { overlay } = this.manifest;
+    if (overlay === undefined || sortedIndexOf(overlay.ids, registrantId) < 0) return chunk.embedded!.text(at);
+    return this.file(overlay.file, decodeOverlay).then((fields) => chunk.embedded!.text(at, overlayValues(fields, registrantId, `${BUNDLE_FOLDER}${overlay.file}`)));
   }
 
   private chunk(k: number): Promise<RecordTexts> {

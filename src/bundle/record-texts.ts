@@ -18,8 +18,11 @@ export interface RecordTexts {
   readonly ids: Float64Array;
   /** For clients: the id of each one's registrant. */
   readonly registrants: Float64Array | undefined;
-  /** The record at `index` (0 to count - 1). */
-  text(index: number): string;
+  /**
+   * The record at `index` (0 to count - 1); with `replaced`, the values it names (by key, as JSON text)
+   * in place of the record's own (a registrant's fields changed since its chunk was written: the overlay).
+   */
+  text(index: number, replaced?: Readonly<Record<string, string>>): string;
   /** The index of the record with `id`, or -1. */
   find(id: number): number;
   /**
@@ -84,7 +87,7 @@ function readPart(sections: SectionsFile, prefix: string, keys: readonly string[
     count: ids.length,
     ids,
     registrants,
-    text(index) {
+    text(index, replaced) {
       // Made each time, not kept: a record's text takes a microsecond to make, and kept texts (a chunk's
       // clients, a pack's registrants) would be the collector's to copy and keep, answer after answer.
       const values = decoder.decode(list.bytes.subarray(textStart(list, index), list.ends[index]));
@@ -92,7 +95,7 @@ function readPart(sections: SectionsFile, prefix: string, keys: readonly string[
       let start = 0;
       for (let k = 0; k < prefixes.length; k++) {
         const end = valueEnds[index * prefixes.length + k]!;
-        text += prefixes[k]! + values.slice(start, end);
+        text += prefixes[k]! + (replaced?.[keys[k]!] ?? values.slice(start, end));
         start = end;
       }
       return text;
@@ -105,6 +108,11 @@ function readPart(sections: SectionsFile, prefix: string, keys: readonly string[
 /** What goes before each value in a record's text: its key, after a comma but for the first. */
 function keyPrefixes(keys: readonly string[]): string[] {
   return keys.map((key, k) => `${k === 0 ? '' : ','}${JSON.stringify(key)}:`);
+}
+
+/** The values (JSON text) of a record's fields text with exactly these keys in order; undefined when it has others. */
+export function fieldValues(keys: readonly string[], text: string): string[] | undefined {
+  return splitFields(text, keyPrefixes(keys));
 }
 
 /** The values of a record's fields text, `"key":value,...` with exactly these keys (`keyPrefixes`) in order; undefined when it is not. */

@@ -6,6 +6,7 @@ import { unitFolders, type SiteUnit } from '../plan/site-units.ts';
 import { assemblePage, listPageParts } from '../render/bodies.ts';
 import { unitFiles, type SiteFile } from '../render/site-files.ts';
 import { PreviousFiles } from '../previous/previous-files.ts';
+import { openPreviousBundle } from '../previous/previous-bundle.ts';
 import { hashInName, stemOf } from '../bundle/content-names.ts';
 import { RecordStore } from '../store/record-store.ts';
 import { BUILD_FOLDER, fileHash, manifestLine } from '../write/manifest.ts';
@@ -138,7 +139,9 @@ function renderedBytes(thread: ThreadState, file: SiteFile): Buffer {
 }
 
 function* filesOf(store: RecordStore, unit: SiteUnit): Generator<SiteFile> {
-  yield* unitFiles(store, settings.map, settings.formats, unit, settings.bundle);
+  // The query bundle keeps what it can of the previous build's (render/registrant-overlay.ts).
+  const bundle = unit.kind === 'bundle' ? { ...settings.bundle, previous: openPreviousBundle(settings.previousDir) } : settings.bundle;
+  yield* unitFiles(store, settings.map, settings.formats, unit, bundle);
   if (unit.kind === 'fixed') yield* settings.extraFiles;
 }
 

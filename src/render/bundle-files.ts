@@ -19,14 +19,17 @@ import { encodeTextList } from '../bundle/text-list.ts';
 import { searchText } from '../bundle/search-text.ts';
 import { sortedIndexOf } from '../bundle/sorted-arrays.ts';
 import { REGISTRANT_PACKS, keyFragmentCount, segmentRanges, startsChunk } from '../plan/bundle-layout.ts';
+import { RegistrantOverlay, type ChunkClient, type PreviousBundle } from './registrant-overlay.ts';
 import type { BundleRows } from '../store/bundle-rows.ts';
 
 /**
  * The files of the query bundle (bundle/bundle-manifest.ts), rendered from the store in one pass over
- * the clients in id order, then one in name order and one over the registrants. Each file is decoded
+ * the registrants, then one over the clients in id order and one in name order. Each file is decoded
  * again as the answerer will read it and compared with what it was made from: a file that does not
  * read back is a failed build, not a wrong answer later. Every file but the manifest is named by its
  * content through `bundleFile` (bundle/content-names.ts); the manifest, written last, names them.
+ * Over a previous build, a client chunk whose clients did not change keeps its bytes, and the
+ * registrants it holds otherwise than now go to the overlay (registrant-overlay.ts).
  */
 export interface BundleSettings {
   baseUrl: string;
@@ -34,6 +37,8 @@ export interface BundleSettings {
   preflight?: Preflight;
   formats: readonly Format[];
   choices: BundleManifest['choices'];
+  /** The previous build's bundle, whose unchanged chunks are kept (registrant-overlay.ts); none: a fresh bundle. */
+  previous?: PreviousBundle;
 }
 
 export type { BundleFile };
@@ -56,19 +61,34 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     registrantPacks: { firstIds: [], counts: [], hashes: '' },
   };
   const clients = new ClientColumns(source.clientCount);
+  const registrantTexts = new Map<number, string>();
+  for (const { id, fields } of source.registrants()) registrantTexts.set(id, fields);
+  const overlay = new RegistrantOverlay(settings.previous, registrantTexts);
+  // The ETag digests what a fresh build would write (the chunks with the texts of now, no overlay):
+  // the answers are the same, so is their ETag.
   const digest = createHash('sha256');
-  const digested = function* (files: Iterable<BundleFile>): Generator<BundleFile> {
+  const digested = function* (files: Iterable<BundleFile & { fresh?: BundleFile }>): Generator<BundleFile> {
     for (const file of files) {
-      digest.update(`${file.path}\0${file.data.length}\0`).update(file.data);
-      yield file;
+      const { path, data } = file.fresh ?? file;
+      digest.update(`${path}\0${data.length}\0`).update(data);
+      yield { path: file.path, data: file.data };
     }
   };
-  yield* digested(clientFiles(source, manifest, clients));
+  // The registrants first: their packs, compared with the previous build's, say which registrants
+  // changed, which decides what the chunks keep (registrant-overlay.ts).
+  yield* digested(registrantFiles(source, manifest, overlay));
+  const freshHashes: string[] = [];
+  yield* digested(clientFiles(source, manifest, clients, registrantTexts, overlay, freshHashes));
   yield* digested(orderFiles(source, manifest, clients));
-  yield* digested(registrantFiles(source, manifest));
-  // Everything else the manifest says (base URL, headers, layout) goes in too: the manifest without its etag.
-  digest.update(JSON.stringify(manifest));
+  // Everything else the manifest says (base URL, headers, layout) goes in too: the manifest without its
+  // etag, as a fresh build has it.
+  digest.update(JSON.stringify({ ...manifest, chunks: { ...manifest.chunks, hashes: freshHashes.join('') } }));
   manifest.etag = `"${digest.digest('base64url').slice(0, 22)}"`;
+  const kept = overlay.file();
+  if (kept !== undefined) {
+    manifest.overlay = { ids: kept.ids, file: nameInBundle(kept.file) };
+    yield kept.file;
+  }
   yield { path: BUNDLE_MANIFEST, data: new TextEncoder().encode(encodeManifest(manifest)) };
 }
 
@@ -88,9 +108,21 @@ class ClientColumns {
  * The chunks (each with its clients' registrants' texts) and the index segments' key indexes, from one
  * pass over the clients in id order; fills `clients` and the manifest's lists.
  */
-function* clientFiles(source: BundleRows, manifest: BundleManifest, clients: ClientColumns): Generator<BundleFile> {
-  const registrantTexts = new Map<number, string>();
-  for (const { id, fields } of source.registrants()) registrantTexts.set(id, fields);
+function* clientFiles(
+  source: BundleRows,
+  manifest: BundleManifest,
+  clients: ClientColumns,
+  registrantTexts: ReadonlyMap<number, string>,
+  overlay: RegistrantOverlay,
+  freshHashes: string[],
+): Generator<BundleFile & { fresh?: BundleFile }> {
+  const chunkFile = (chunk: ChunkClient[]) => {
+    const fresh = chunkOf(chunk, registrantTexts);
+    const file = overlay.chunk(fresh, chunk);
+    manifest.chunks.hashes += hashOf(file);
+    freshHashes.push(hashOf(fresh));
+    return { ...file, fresh };
+  };
   const ranges = segmentRanges(source.clientCount);
   let chunk: ChunkClient[] = [];
   let segment = emptyRows();
@@ -99,7 +131,7 @@ function* clientFiles(source: BundleRows, manifest: BundleManifest, clients: Cli
     const index = clients.count;
     if (index >= total) throw new Error(`the store holds more than the ${total} clients it counted`);
     if (chunk.length > 0 && startsChunk(client.id, chunk.length)) {
-      yield chunkOf(chunk, manifest, registrantTexts);
+      yield chunkFile(chunk);
       chunk = [];
     }
     if (chunk.length === 0) {
@@ -122,7 +154,7 @@ function* clientFiles(source: BundleRows, manifest: BundleManifest, clients: Cli
       segment = emptyRows();
     }
   }
-  if (chunk.length > 0) yield chunkOf(chunk, manifest, registrantTexts);
+  if (chunk.length > 0) yield chunkFile(chunk);
   if (clients.count !== total) throw new Error(`the store counted ${total} clients but holds ${clients.count}`);
 }
 
@@ -145,24 +177,14 @@ function* segmentFiles(range: { start: number; count: number }, rows: SegmentKey
   manifest.segments.push(segment);
 }
 
-interface ChunkClient {
-  id: number;
-  text: string;
-  registrant: number;
-}
-
-/**
- * A chunk of client texts with the texts of the registrants they embed, read back before it is
- * written; its hash goes to the manifest, beside its first id.
- */
-function chunkOf(records: ChunkClient[], manifest: BundleManifest, registrantTexts: ReadonlyMap<number, string>): BundleFile {
+/** A chunk of client texts with the texts of the registrants they embed (those of now), read back before it is written. */
+function chunkOf(records: ChunkClient[], registrantTexts: ReadonlyMap<number, string>): BundleFile {
   const registrants = [...new Set(records.map((record) => record.registrant))].sort((a, b) => a - b).map((id) => {
     const text = registrantTexts.get(id);
     if (text === undefined) throw new Error(`client ${records.find((record) => record.registrant === id)!.id} embeds registrant ${id}, which the store does not hold`);
     return { id, text };
   });
   const file = bundleFile(chunkStem(records[0]!.id), encodeRecordTexts(CLIENT_FIELD_KEYS, records, { keys: REGISTRANT_FIELD_KEYS, records: registrants }));
-  manifest.chunks.hashes += hashOf(file);
   const { path, data } = file;
   const back = decodeRecordTexts(data, path);
   records.forEach((record, i) => {
@@ -207,7 +229,7 @@ function* orderFiles(source: BundleRows, manifest: BundleManifest, clients: Clie
  * The registrants: their texts in packs cut by id as the client chunks are (plan/bundle-layout.ts),
  * and the columns their list reads (bundle/registrant-columns.ts).
  */
-function* registrantFiles(source: BundleRows, manifest: BundleManifest): Generator<BundleFile> {
+function* registrantFiles(source: BundleRows, manifest: BundleManifest, overlay: RegistrantOverlay): Generator<BundleFile> {
   const registrants: ListedRegistrant[] = [];
   for (const { id, fields, updated } of source.registrants()) {
     // The store's instant of dt_updated; none (the oldest) is NaN here, which no range filter keeps.
@@ -217,13 +239,13 @@ function* registrantFiles(source: BundleRows, manifest: BundleManifest): Generat
   let pack: ListedRegistrant[] = [];
   for (const registrant of registrants) {
     if (pack.length > 0 && startsChunk(registrant.id, pack.length, REGISTRANT_PACKS)) {
-      yield packOf(pack, manifest);
+      yield packOf(pack, manifest, overlay);
       pack = [];
     }
     if (pack.length === 0) manifest.registrantPacks.firstIds.push(registrant.id);
     pack.push(registrant);
   }
-  if (pack.length > 0) yield packOf(pack, manifest);
+  if (pack.length > 0) yield packOf(pack, manifest, overlay);
   const columns = registrantColumns(registrants, manifest.choices);
   for (const column of REGISTRANT_COLUMNS) {
     const file = bundleFile(registrantColumnStem(column), encodeRegistrantColumn(column, columns[column]));
@@ -263,7 +285,7 @@ function registrantColumns(registrants: readonly ListedRegistrant[], choices: Bu
 }
 
 /** A pack of registrant texts, read back before it is written; its hash and count go to the manifest, beside its first id. */
-function packOf(registrants: readonly { id: number; text: string }[], manifest: BundleManifest): BundleFile {
+function packOf(registrants: readonly { id: number; text: string }[], manifest: BundleManifest, overlay: RegistrantOverlay): BundleFile {
   const file = bundleFile(registrantPackStem(registrants[0]!.id), encodeRecordTexts(REGISTRANT_FIELD_KEYS, registrants));
   manifest.registrantPacks.hashes += hashOf(file);
   manifest.registrantPacks.counts.push(registrants.length);
@@ -271,5 +293,6 @@ function packOf(registrants: readonly { id: number; text: string }[], manifest: 
   registrants.forEach((registrant, i) => {
     if (back.ids[i] !== registrant.id || back.text(i) !== registrant.text) throw new Error(`${file.path}: registrant ${registrant.id} does not read back as it was written`);
   });
+  overlay.notePack(registrants, file);
   return file;
 }

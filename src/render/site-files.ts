@@ -27,8 +27,8 @@ export function* siteFiles(store: RecordStore, map: RewriteMap, formats: readonl
   for (const unit of siteUnits(map)) yield* unitFiles(store, map, formats, unit, bundle);
 }
 
-/** What the query bundle needs beyond the store and the map: the filters' choices. */
-export type BundleInputs = Pick<BundleSettings, 'choices'>;
+/** What the query bundle needs beyond the store and the map: the filters' choices, and the previous build's bundle if any. */
+export type BundleInputs = Pick<BundleSettings, 'choices' | 'previous'>;
 
 /**
  * The files of one unit, produced lazily so that memory holds one page at a time:

@@ -1,0 +1,182 @@
+import { REGISTRANT_FIELD_KEYS } from '../contract.ts';
+import { BUNDLE_FOLDER, OVERLAY_STEM, chunkStem, registrantPackStem } from '../bundle/bundle-manifest.ts';
+import { bundleFile, hashOf, hashedName, type BundleFile } from '../bundle/content-names.ts';
+import { decodeRecordTexts, fieldValues, type RecordTexts } from '../bundle/record-texts.ts';
+import { decodeOverlay, encodeOverlay, overlayValues, type OverlayFields } from '../bundle/overlay-file.ts';
+
+/**
+ * The previous build's query bundle, as far as the next one reuses it (previous/previous-bundle.ts):
+ * its chunks and registrant packs by first id, the bytes checked against their names (undefined when
+ * missing or damaged), and its overlay.
+ */
+export interface PreviousBundle {
+  readonly overlay: OverlayFields;
+  chunkHash(firstId: number): string | undefined;
+  chunk(firstId: number): Uint8Array | undefined;
+  packHash(firstId: number): string | undefined;
+  pack(firstId: number): Uint8Array | undefined;
+}
+
+/**
+ * The most the overlay's file may weigh; past it, the chunks are written again with the texts of now
+ * (the fold) and the overlay is empty. A first answer reads the file only when one of its clients'
+ * registrants is in it, and the heaviest first answer reads 0.96 MiB at 134,719 clients (a search's
+ * page in name order: 30 files): 40 KiB more keeps it within issue 39's 1 MiB. A renamed registrant
+ * weighs about 110 bytes in it (its name and dt_updated), so it holds about 370: seven nights of the
+ * bench's 50, each uploading the file again instead of every chunk of the renamed registrants' clients.
+ */
+export const OVERLAY_BYTES = 40 * 1024;
+
+/** A client of a chunk: its id, its fields' text and its registrant's id. */
+export interface ChunkClient {
+  id: number;
+  text: string;
+  registrant: number;
+}
+
+/**
+ * What a rebuild keeps of the previous bundle's client chunks (bundle-manifest.ts, `overlay`): a chunk
+ * whose clients are those the previous build wrote, with the same texts, keeps its bytes (and its
+ * name: nothing to upload) even when a registrant it embeds has changed since; that registrant goes
+ * into the overlay with the values that differ, as they are now, which the answerer puts in place of
+ * the chunk's. So a renamed registrant costs its new values once, not every chunk of its clients.
+ *
+ * Decided before the first chunk, from the registrants alone: the candidates are the previous
+ * overlay's registrants and those whose text changed since (the new packs compared with the previous
+ * build's), each with the keys that may differ (the previous overlay's and the changed ones); if their
+ * file would weigh more than `OVERLAY_BYTES`, or there is no previous bundle, every chunk is written
+ * with the texts of now and the overlay is empty: a fresh build's bundle.
+ */
+export class RegistrantOverlay {
+  /** Registrants changed since the previous build, with the keys whose values changed. */
+  private readonly changed = new Map<number, Set<string>>();
+  /** Registrants some kept chunk holds otherwise than now, with the keys that differ. */
+  private readonly stale = new Map<number, Set<string>>();
+  /** Decided when the first chunk comes: the candidates and the keys each may differ in, or 'fold'. */
+  private candidates: Map<number, Set<string>> | 'fold' | undefined;
+
+  constructor(
+    private readonly previous: PreviousBundle | undefined,
+    private readonly texts: ReadonlyMap<number, string>,
+    private readonly bound = OVERLAY_BYTES,
+  ) {}
+
+  /** A registrant pack of this build: its registrants whose values differ from the previous pack's (or that it lacks) are candidates. */
+  notePack(registrants: readonly { id: number; text: string }[], file: BundleFile): void {
+    if (this.previous === undefined) return;
+    const firstId = registrants[0]!.id;
+    const hash = this.previous.packHash(firstId);
+    if (hash === undefined || hash === hashOf(file)) {
+      // No previous pack of that first id: its registrants are new, or were in another pack (any key may differ).
+      if (hash === undefined) for (const { id } of registrants) this.changed.set(id, new Set(REGISTRANT_FIELD_KEYS));
+      return;
+    }
+    const bytes = this.previous.pack(firstId);
+    const before = bytes === undefined ? undefined : readable(bytes, `${BUNDLE_FOLDER}${hashedName(registrantPackStem(firstId), hash)}`);
+    for (const { id, text } of registrants) {
+      const at = before?.find(id) ?? -1;
+      const keys = at < 0 ? new Set(REGISTRANT_FIELD_KEYS) : differingKeys(before!.text(at), text);
+      if (keys === undefined || keys.size > 0) this.changed.set(id, keys ?? new Set(REGISTRANT_FIELD_KEYS));
+    }
+  }
+
+  /**
+   * The file to write for a chunk: the fresh one (the texts of now), or the previous build's with the
+   * same first id when its clients are these, with the same texts, and it differs only in values of
+   * candidates that they may differ in, which then join the overlay.
+   */
+  chunk(fresh: BundleFile, clients: readonly ChunkClient[]): BundleFile {
+    const candidates = this.decide();
+    if (candidates === undefined || this.previous === undefined) return fresh;
+    const firstId = clients[0]!.id;
+    const hash = this.previous.chunkHash(firstId);
+    if (hash === undefined || hash === hashOf(fresh)) return fresh;
+    const bytes = this.previous.chunk(firstId);
+    const path = `${BUNDLE_FOLDER}${hashedName(chunkStem(firstId), hash)}`;
+    const before = bytes === undefined ? undefined : readable(bytes, path);
+    if (before?.embedded === undefined || before.count !== clients.length) return fresh;
+    for (const [i, client] of clients.entries()) {
+      if (before.ids[i] !== client.id || before.registrants?.[i] !== client.registrant || before.text(i) !== client.text) return fresh;
+    }
+    const embedded = before.embedded;
+    if (embedded.count !== new Set(clients.map((client) => client.registrant)).size) return fresh;
+    const stale: [number, Set<string>][] = [];
+    for (let j = 0; j < embedded.count; j++) {
+      const id = embedded.ids[j]!;
+      const now = this.texts.get(id);
+      if (now === undefined) return fresh;
+      const then = embedded.text(j);
+      if (then === now) continue;
+      const keys = differingKeys(then, now);
+      const allowed = candidates.get(id);
+      if (keys === undefined || allowed === undefined || [...keys].some((key) => !allowed.has(key))) return fresh;
+      // What the answerer will make of it: the chunk's text with the values of now in place.
+      if (embedded.text(j, this.entries(new Map([[id, keys]])).get(id)) !== now) return fresh;
+      stale.push([id, keys]);
+    }
+    for (const [id, keys] of stale) {
+      const known = this.stale.get(id) ?? new Set<string>();
+      for (const key of keys) known.add(key);
+      this.stale.set(id, known);
+    }
+    return { path, data: bytes! };
+  }
+
+  /** The overlay's file and ids, once every chunk is decided; undefined when it is empty. */
+  file(): { file: BundleFile; ids: number[] } | undefined {
+    if (this.stale.size === 0) return undefined;
+    const file = bundleFile(OVERLAY_STEM, encodeOverlay(this.entries(this.stale)));
+    // Read back: each registrant's values, as they are now.
+    const back = decodeOverlay(file.data, file.path);
+    for (const [id, entry] of this.entries(this.stale)) {
+      if (JSON.stringify(overlayValues(back, id, file.path)) !== JSON.stringify(entry)) throw new Error(`${file.path}: registrant ${id} does not read back as it was written`);
+    }
+    return { file, ids: [...this.stale.keys()].sort((a, b) => a - b) };
+  }
+
+  /** Each registrant's values of now for the keys given, in the keys' order. */
+  private entries(keys: ReadonlyMap<number, ReadonlySet<string>>): Map<number, Record<string, string>> {
+    const entries = new Map<number, Record<string, string>>();
+    for (const [id, changed] of keys) {
+      const values = fieldValues(REGISTRANT_FIELD_KEYS, this.texts.get(id)!)!;
+      const entry: Record<string, string> = {};
+      REGISTRANT_FIELD_KEYS.forEach((key, k) => {
+        if (changed.has(key)) entry[key] = values[k]!;
+      });
+      entries.set(id, entry);
+    }
+    return entries;
+  }
+
+  /** The candidates, once the packs are all noted; undefined when the chunks are written fresh. */
+  private decide(): Map<number, Set<string>> | undefined {
+    if (this.previous === undefined) return undefined;
+    if (this.candidates === undefined) {
+      const candidates = new Map<number, Set<string>>();
+      for (const [id, changed] of [...Object.entries(this.previous.overlay).map(([id, values]) => [Number(id), Object.keys(values)] as const), ...this.changed]) {
+        if (!this.texts.has(id) || fieldValues(REGISTRANT_FIELD_KEYS, this.texts.get(id)!) === undefined) continue;
+        const keys = candidates.get(id) ?? new Set<string>();
+        for (const key of changed) keys.add(key);
+        candidates.set(id, keys);
+      }
+      this.candidates = encodeOverlay(this.entries(candidates)).length > this.bound ? 'fold' : candidates;
+    }
+    return this.candidates === 'fold' ? undefined : this.candidates;
+  }
+}
+
+/** The keys whose values differ between two texts of a registrant; undefined when either is not its fields in order. */
+function differingKeys(a: string, b: string): Set<string> | undefined {
+  const [before, after] = [fieldValues(REGISTRANT_FIELD_KEYS, a), fieldValues(REGISTRANT_FIELD_KEYS, b)];
+  if (before === undefined || after === undefined) return undefined;
+  return new Set(REGISTRANT_FIELD_KEYS.filter((_, k) => before[k] !== after[k]));
+}
+
+/** A previous file decoded, or undefined when it does not decode (then it is not reused). */
+function readable(bytes: Uint8Array, file: string): RecordTexts | undefined {
+  try {
+    return decodeRecordTexts(bytes, file);
+  } catch {
+    return undefined;
+  }
+}
