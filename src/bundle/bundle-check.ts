@@ -1,4 +1,4 @@
-import { BUNDLE_FOLDER, chunkFile, keyFragmentFile, orderFragmentFile, registrantPackFile } from './bundle-manifest.ts';
+import { BUNDLE_FOLDER, chunkFile, keyFragmentFile, orderFragmentFile, registrantKeyFile, registrantPackFile } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
 import { QueryBundle, type ReadFile } from './query-bundle.ts';
 
@@ -38,5 +38,6 @@ export function bundleFileNames(bundle: QueryBundle): string[] {
     ...(['name', 'date'] as const).flatMap((field) => manifest.orders[field].map((_, k) => orderFragmentFile(manifest.orders, field, k))),
     ...manifest.registrantPacks.firstIds.map((_, k) => registrantPackFile(manifest.registrantPacks, k)),
     ...Object.values(manifest.registrantColumns),
+    ...manifest.registrantKeys.hashes.map((_, k) => registrantKeyFile(manifest.registrantKeys, k)),
   ];
 }
