@@ -31,6 +31,8 @@ export async function selectClients(bundle: QueryBundle, criteria: ClientCriteri
     segments.map(async (segment, s) => {
       if (only !== undefined && (only < segment.start || only >= segment.start + segment.count)) return EMPTY;
       const found = await matchSegment(bundle, s, criteria, registrants, only === undefined ? undefined : only - segment.start);
+      // The first segment's local indexes are global ones: no loop over its tens of thousands.
+      if (segment.start === 0) return found;
       const part = new Int32Array(found.length);
       for (let i = 0; i < found.length; i++) part[i] = segment.start + found[i]!;
       return part;
@@ -56,7 +58,7 @@ async function matchSegment(bundle: QueryBundle, s: number, criteria: ClientCrit
   const lists: Promise<Int32Array>[] = [];
   if (only !== undefined) lists.push(Promise.resolve(Int32Array.of(only)));
   const segment = bundle.manifest.segments[s]!;
-  if (criteria.clientName !== undefined) lists.push(segmentNamesHolding(fragmentOf, criteria.clientName, segment.maxNameBytes, segment.keys.firstKeys));
+  if (criteria.clientName !== undefined) lists.push(segmentNamesHolding(fragmentOf, criteria.clientName, segment.maxNameBytes, segment.keys.firstKeys, segment.words));
   for (const [key, field] of VALUES) {
     const value = criteria[key] as string | number | undefined;
     if (value !== undefined) lists.push(clientsWithValue(fragmentOf, field, value));

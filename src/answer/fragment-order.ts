@@ -1,5 +1,5 @@
 import type { SortTerm } from './ordering-terms.ts';
-import type { OrderFragments, PagedOrder } from './paged-order.ts';
+import { readingThrough, type OrderFragments, type PagedOrder } from './paged-order.ts';
 import { orderPlan, walkGroup, type OrderPlan } from './order-groups.ts';
 import { groupsAround } from './order-runs.ts';
 import { scanSelection } from './selection-scan.ts';
@@ -18,7 +18,7 @@ export function orderAll(source: OrderFragments, terms: readonly SortTerm[]): Pa
   const plan = orderPlan(terms);
   const { total } = source;
   if (plan.first === undefined) return idOrder(total, plan.idDescending, (place) => place, 0);
-  return { count: total, bytes: 0, slice: (from, to) => pageOf(source, plan, Math.max(0, from), Math.min(to, total)) };
+  return { count: total, bytes: 0, slice: (from, to, read) => pageOf(readingThrough(source, read), plan, Math.max(0, from), Math.min(to, total)) };
 }
 
 /** The selected clients (ascending client numbers) in the order of the terms. */

@@ -1,4 +1,5 @@
-import { fragmentIndexFor, nameKey, valueKey, type KeyFragment, type ValueField } from '../bundle/key-index.ts';
+import { fragmentIndexFor, nameKey, valueKey, wordKey, type KeyFragment, type ValueField } from '../bundle/key-index.ts';
+import { sortedIndexOf } from '../bundle/sorted-arrays.ts';
 import type { Matches } from '../bundle/position-lists.ts';
 import { coverOffsets } from './cover-trigrams.ts';
 
@@ -17,12 +18,15 @@ const WAVE = 6;
  * The local indexes (ascending) of the segment's clients whose upper-cased name holds `pattern`
  * (upper-cased UTF-8, non-empty), exactly. Given the segment's `firstKeys` (fragmentIndexFor), the
  * trigrams are chosen to fall in as few fragments as they can (cover-trigrams.ts), and a trigram
- * that no fragment can hold answers without a read.
+ * that no fragment can hold answers without a read. A pattern that is one of the segment's common
+ * `words` (ascending) is that word's list, read alone.
  */
-export async function namesHolding(fragmentOf: FragmentOf, pattern: Uint8Array, maxNameBytes: number, firstKeys?: readonly string[]): Promise<Int32Array> {
+export async function namesHolding(fragmentOf: FragmentOf, pattern: Uint8Array, maxNameBytes: number, firstKeys?: readonly string[], words?: readonly string[]): Promise<Int32Array> {
   if (pattern.length === 0) throw new TypeError('Expected a pattern of at least one byte');
   if (pattern.length > maxNameBytes) return new Int32Array(0);
   if (pattern.length < 3) return listOf(fragmentOf, nameKey(pattern, 0, pattern.length));
+  const word = words === undefined ? undefined : String.fromCharCode(...pattern);
+  if (word !== undefined && sortedIndexOf(words!, word) >= 0) return listOf(fragmentOf, wordKey(word));
   const offsets = coverOffsets(pattern, firstKeys);
   if (offsets === undefined) return new Int32Array(0);
   // Each trigram's key once, with every offset it covers ("AAAA" is "AAA" at 0 and 1), grouped by fragment where known.

@@ -5,10 +5,10 @@ import { assemblePage, clientBody, formatSuffix, pageHead } from '../render/bodi
 import { linkJson } from '../render/links.ts';
 import { pythonInt } from '../routing/python-text.ts';
 
-/** A list's records in the order asked: how many, and those at places `from` to `to` (exclusive), read as needed. */
+/** A list's records in the order asked: how many, and those at places `from` to `to` (exclusive), read as needed through `bundle`, the view of the answer asking. */
 export interface PagedRecords {
   readonly count: number;
-  slice(from: number, to: number): number[] | Promise<number[]>;
+  slice(from: number, to: number, bundle: QueryBundle): number[] | Promise<number[]>;
 }
 
 /**
@@ -34,7 +34,7 @@ export async function listPage(
   const base = jsonStringContent(baseUrl);
   const suffix = jsonStringContent(formatSuffix(values.get('format') ?? ''));
   // Read in parallel: at the edge each chunk a page needs is a request of its own.
-  const results = await Promise.all((await clients.slice((page - 1) * size, page * size)).map((index) => list.text(bundle, index, base, suffix)));
+  const results = await Promise.all((await clients.slice((page - 1) * size, page * size, bundle)).map((index) => list.text(bundle, index, base, suffix)));
   return assemblePage({ head: pageHead(clients.count, linkJson(baseUrl, pairs, page + 1, last, list.path), linkJson(baseUrl, pairs, page - 1, last, list.path)), results });
 }
 

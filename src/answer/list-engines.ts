@@ -28,7 +28,15 @@ export const LIST_ENGINES: Readonly<Record<RecordKind, ListEngine>> = {
   client: {
     async ordered(bundle, criteria, terms, pause) {
       const selected = await selectClients(bundle, criteria, pause);
-      return selected === undefined ? orderAll(orderFragments(bundle), terms) : orderSelected(orderFragments(bundle), selected, terms);
+      const order = selected === undefined ? orderAll(orderFragments(bundle), terms) : orderSelected(orderFragments(bundle), selected, terms);
+      // Each page reads through its own answer's view: one view a slice, the same fragment read once in it.
+      return {
+        count: order.count,
+        get bytes() {
+          return order.bytes;
+        },
+        slice: (from, to, view) => order.slice(from, to, (field, k) => view.orderFragment(field, k)),
+      };
     },
     text: clientText,
   },
@@ -43,10 +51,16 @@ export const LIST_ENGINES: Readonly<Record<RecordKind, ListEngine>> = {
 };
 
 /**
- * The bundle's order fragments, read through a view of its own for each read: an order is kept by the
- * result cache and read again by later requests' pages, none of which may wait on a read of another.
+ * The bundle's order fragments, for an order kept by the result cache and read again by later
+ * requests' pages, none of which may wait on a read of another: every page's reads go through the
+ * view its slice is given, never through the view of the answer that made the order.
  */
 function orderFragments(bundle: QueryBundle): OrderFragments {
   const { clients, orders } = bundle.manifest;
-  return { total: clients, places: orders.places, nullDates: orders.nullDates, fragment: (field, k) => bundle.forAnswer().orderFragment(field, k) };
+  return {
+    total: clients,
+    places: orders.places,
+    nullDates: orders.nullDates,
+    fragment: () => Promise.reject(new Error('an order read without the view of the answer asking (list-engines.ts)')),
+  };
 }

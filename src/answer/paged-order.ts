@@ -14,8 +14,17 @@ export interface OrderFragments {
 
 export interface PagedOrder {
   readonly count: number;
-  /** The client numbers at places [from, to) (to past the end: up to the end). */
-  slice(from: number, to: number): Promise<number[]>;
+  /**
+   * The client numbers at places [from, to) (to past the end: up to the end), the fragments read
+   * through `read` when given (the view of the answer asking: an order kept by the result cache is
+   * read again by later requests, none of which may wait on another's read), else through the source's.
+   */
+  slice(from: number, to: number, read?: OrderFragments['fragment']): Promise<number[]>;
   /** The bytes of the arrays it holds now (the selection included), for the weight of a cache entry. */
   readonly bytes: number;
+}
+
+/** The source with its fragments read through `read`, when given. */
+export function readingThrough(source: OrderFragments, read: OrderFragments['fragment'] | undefined): OrderFragments {
+  return read === undefined ? source : { ...source, fragment: read };
 }

@@ -9,5 +9,5 @@ import { namesHolding } from './key-search.ts';
  */
 export function registrantsNamed(bundle: QueryBundle, pattern: Uint8Array): Promise<Int32Array> {
   const keys = bundle.manifest.registrantKeys;
-  return namesHolding((key) => bundle.registrantKeyFragment(key), pattern, keys.maxNameBytes, keys.firstKeys);
+  return namesHolding((key) => bundle.registrantKeyFragment(key), pattern, keys.maxNameBytes, keys.firstKeys, keys.words);
 }

@@ -1,5 +1,5 @@
 import { sortedIndexOf } from '../bundle/sorted-arrays.ts';
-import type { OrderFragments, PagedOrder } from './paged-order.ts';
+import { readingThrough, type OrderFragments, type PagedOrder } from './paged-order.ts';
 import { walkGroup, type GroupEntries, type OrderPlan } from './order-groups.ts';
 import { groupsAround } from './order-runs.ts';
 
@@ -58,24 +58,24 @@ export function scanSelection(source: OrderFragments, selected: Int32Array, plan
     return partial === undefined;
   };
   /** The group holding place `at`, read whole: it runs over a fragment's edge, or a page ended inside it. */
-  const walkWhole = async (at: number, walked: number, backwards: boolean): Promise<boolean> => {
-    const run = await groupsAround(source, field, at, at + 1);
+  const walkWhole = async (reader: OrderFragments, at: number, walked: number, backwards: boolean): Promise<boolean> => {
+    const run = await groupsAround(reader, field, at, at + 1);
     const done = walk(run, run.start - run.first, run.end - run.first, run.start, walked);
     if (done) place = backwards ? run.start : run.end;
     return done;
   };
 
   // Reads on until `to` clients are placed or every leg is read; stops where the page ends, inside a group maybe.
-  const advance = async (to: number): Promise<void> => {
+  const advance = async (to: number, reader: OrderFragments): Promise<void> => {
     target = to;
-    if (count < to && partial !== undefined && !(await walkWhole(partial.start, partial.walked, legs[leg]!.backwards))) return;
+    if (count < to && partial !== undefined && !(await walkWhole(reader, partial.start, partial.walked, legs[leg]!.backwards))) return;
     while (count < to && leg < legs.length) {
       const { low, high, backwards } = legs[leg]!;
       if (backwards ? place <= low : place >= high) {
         if (++leg < legs.length) place = legs[leg]!.backwards ? legs[leg]!.high : legs[leg]!.low;
         continue;
       }
-      const fragment = await source.fragment(field, Math.floor((backwards ? place - 1 : place) / places));
+      const fragment = await reader.fragment(field, Math.floor((backwards ? place - 1 : place) / places));
       const { first, starts, clients } = fragment;
       const length = clients.length;
       // Between selected clients the groups are passed over unwalked: a small selection costs a loop over the places.
@@ -96,7 +96,7 @@ export function scanSelection(source: OrderFragments, selected: Int32Array, plan
           }
           // A group going on in the next fragment(s) is read whole.
           if (e >= length && fragment.runsOn) {
-            await walkWhole(first + g, 0, false);
+            await walkWhole(reader, first + g, 0, false);
             break;
           }
           if (!walk(fragment, g, e, first + g, 0)) return;
@@ -119,7 +119,7 @@ export function scanSelection(source: OrderFragments, selected: Int32Array, plan
           }
           // A group that began in an earlier fragment is read whole.
           if (starts[g] !== 1) {
-            await walkWhole(first + end - 1, 0, true);
+            await walkWhole(reader, first + end - 1, 0, true);
             break;
           }
           if (!walk(fragment, g, end, first + g, 0)) return;
@@ -135,10 +135,10 @@ export function scanSelection(source: OrderFragments, selected: Int32Array, plan
     get bytes() {
       return selected.byteLength + produced.byteLength + member.bytes();
     },
-    async slice(from, to) {
+    async slice(from, to, read) {
       const end = Math.min(to, selected.length);
       // One scan at a time: two pages asked at once would otherwise read the same groups twice.
-      const done = (queue = queue.catch(() => undefined).then(() => advance(end)));
+      const done = (queue = queue.catch(() => undefined).then(() => advance(end, readingThrough(source, read))));
       await done;
       return Array.from(produced.subarray(Math.max(0, from), Math.min(end, count)));
     },

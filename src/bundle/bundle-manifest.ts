@@ -74,9 +74,10 @@ export interface BundleManifest {
   registrantPacks: { firstIds: number[]; counts: number[]; hashes: string };
   /**
    * The registrants' names as a key index (bundle/registrant-keys.ts), by place: its fragments' first
-   * keys and hashes (registrantKeyFile), and the longest name in UTF-8 bytes.
+   * keys and hashes (registrantKeyFile), the longest name in UTF-8 bytes, and its common words (as a
+   * segment's `words`).
    */
-  registrantKeys: { firstKeys: string[]; hashes: string[]; maxNameBytes: number };
+  registrantKeys: { firstKeys: string[]; hashes: string[]; maxNameBytes: number; words: string[] };
 }
 
 export interface ManifestSegment {
@@ -86,6 +87,8 @@ export interface ManifestSegment {
   keys: { firstKeys: string[]; hashes: string[] };
   /** The longest name of the segment in UTF-8 bytes: a longer search matches nothing, read nothing. */
   maxNameBytes: number;
+  /** Its common words (key-index.ts, `4WORD`), ascending: a search of one of them reads its list alone. Absent in bundles built before them: none. */
+  words?: string[];
 }
 
 /** The stem of fragment k of the key index of a segment (content-names.ts adds its hash). */

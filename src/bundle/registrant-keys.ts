@@ -9,7 +9,7 @@ import { encodeKeyIndex, type KeyFragmentFile } from './key-index.ts';
  * one: a common word's matches cost a fresh isolate 25 ms of CPU that way. Cut into `fragments`, as
  * many as a segment of clients of the same count (plan/bundle-layout.ts).
  */
-export function encodeRegistrantKeys(names: readonly string[], fragments: number): { fragments: KeyFragmentFile[]; maxNameBytes: number } {
+export function encodeRegistrantKeys(names: readonly string[], fragments: number): { fragments: KeyFragmentFile[]; maxNameBytes: number; words: string[] } {
   const none = names.map(() => null);
   return encodeKeyIndex({ names, values: { state: none, country: none, ppbState: none, ppbCountry: none, registrant: none } }, { fragments });
 }

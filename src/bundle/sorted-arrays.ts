@@ -1,7 +1,7 @@
 /** Searches of the ascending arrays of the query bundle (ids, keys, starts). */
 
-/** Where `value` is in an ascending array, or -1. */
-export function sortedIndexOf(values: ArrayLike<number>, value: number): number {
+/** Where `value` is in an ascending array (numbers, or strings by `<`), or -1. */
+export function sortedIndexOf<T extends number | string>(values: ArrayLike<T>, value: T): number {
   let low = 0;
   let high = values.length - 1;
   while (low <= high) {
@@ -14,8 +14,8 @@ export function sortedIndexOf(values: ArrayLike<number>, value: number): number 
   return -1;
 }
 
-/** How many values of an ascending array are at most `value`: where it would go, after its equals. */
-export function upperBound(values: ArrayLike<number>, value: number): number {
+/** How many values of an ascending array are at most `value`: where it would go, after its equals (numbers, or strings by `<`: the key index's first keys). */
+export function upperBound<T extends number | string>(values: ArrayLike<T>, value: T): number {
   let low = 0;
   let high = values.length;
   while (low < high) {

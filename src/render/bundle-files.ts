@@ -55,7 +55,7 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     // Each column's name, with its content's hash, as it is written (registrantFiles).
     registrantColumns: {} as BundleManifest['registrantColumns'],
     registrantPacks: { firstIds: [], counts: [], hashes: '' },
-    registrantKeys: { firstKeys: [], hashes: [], maxNameBytes: 0 },
+    registrantKeys: { firstKeys: [], hashes: [], maxNameBytes: 0, words: [] },
   };
   const clients = new ClientColumns(source.clientCount);
   const digest = createHash('sha256');
@@ -136,8 +136,8 @@ function emptyRows(): Rows {
 
 /** A segment's key index, in fragments (bundle/key-index.ts), each named by its content. */
 function* segmentFiles(range: { start: number; count: number }, rows: SegmentKeyRows, manifest: BundleManifest): Generator<BundleFile> {
-  const { fragments, maxNameBytes } = encodeKeyIndex(rows, { fragments: keyFragmentCount(range.count) });
-  const segment: ManifestSegment = { ...range, keys: { firstKeys: [], hashes: [] }, maxNameBytes };
+  const { fragments, maxNameBytes, words } = encodeKeyIndex(rows, { fragments: keyFragmentCount(range.count) });
+  const segment: ManifestSegment = { ...range, keys: { firstKeys: [], hashes: [] }, maxNameBytes, words };
   for (const [k, fragment] of fragments.entries()) {
     const file = bundleFile(keyFragmentStem(range, k), fragment.data);
     segment.keys.firstKeys.push(fragment.firstKey);
@@ -233,11 +233,12 @@ function* registrantFiles(source: BundleRows, manifest: BundleManifest): Generat
     manifest.registrantColumns[column] = nameInBundle(file);
     yield file;
   }
-  const { fragments, maxNameBytes } = encodeRegistrantKeys(
+  const { fragments, maxNameBytes, words } = encodeRegistrantKeys(
     registrants.map((registrant) => searchText(typeof registrant.name === 'string' ? registrant.name : '')),
     keyFragmentCount(registrants.length),
   );
   manifest.registrantKeys.maxNameBytes = maxNameBytes;
+  manifest.registrantKeys.words = words;
   for (const [k, fragment] of fragments.entries()) {
     const file = bundleFile(registrantKeyStem(k), fragment.data);
     manifest.registrantKeys.firstKeys.push(fragment.firstKey);

@@ -18,7 +18,7 @@ function indexOf(names: readonly string[], values?: Partial<Record<ValueField, V
     names: names.map(searchText),
     values: Object.fromEntries(VALUE_FIELDS.map((field) => [field, values?.[field] ?? names.map(() => null)])) as unknown as SegmentKeyRows['values'],
   };
-  const { fragments, maxNameBytes } = encodeKeyIndex(rows, targetBytes);
+  const { fragments, maxNameBytes, words } = encodeKeyIndex(rows, targetBytes);
   const firstKeys = fragments.map((fragment) => fragment.firstKey);
   const decoded = fragments.map((fragment, i) => decodeKeyFragment(fragment.data, `keys-${i}.bin`));
   const asked: string[] = [];
@@ -26,7 +26,7 @@ function indexOf(names: readonly string[], values?: Partial<Record<ValueField, V
     asked.push(key);
     return decoded[fragmentIndexFor(firstKeys, key)];
   };
-  return { rows, fragments, firstKeys, decoded, maxNameBytes, asked, fragmentOf };
+  return { rows, fragments, firstKeys, decoded, maxNameBytes, words, asked, fragmentOf };
 }
 
 type Index = ReturnType<typeof indexOf>;
@@ -40,11 +40,13 @@ function bruteForce(names: readonly string[], pattern: Uint8Array): number[] {
 
 const encodedNames = new WeakMap<readonly string[], Buffer[]>();
 
-/** The search both ways: trigrams chosen by fragment (firstKeys given) and every third one. */
+/** The search three ways: trigrams chosen by fragment (firstKeys given), every third one, and a common word's list where the pattern is one. */
 async function search(index: Index, pattern: Uint8Array): Promise<number[]> {
   const byFragment = [...(await namesHolding(index.fragmentOf, pattern, index.maxNameBytes, index.firstKeys))];
   const everyThird = [...(await namesHolding(index.fragmentOf, pattern, index.maxNameBytes))];
+  const byWord = [...(await namesHolding(index.fragmentOf, pattern, index.maxNameBytes, index.firstKeys, index.words))];
   expect(everyThird).toEqual(byFragment);
+  expect(byWord).toEqual(byFragment);
   return byFragment;
 }
 
@@ -68,6 +70,28 @@ async function expectSameAsBruteForce(names: readonly string[], patterns: readon
     expect(found, `pattern ${JSON.stringify(new TextDecoder().decode(pattern))}`).toEqual(bruteForce(names, pattern));
   }
 }
+
+describe("the common words' lists", () => {
+  it('hold every name holding the word anywhere, inside longer words too, and a search of one reads its list alone', async () => {
+    const names = [...fakeClients({ count: 2000, seed: 39 })].map((client) => client.name as string);
+    names.push('ASSOCIATIONS UNITED', 'NASSOCIATION', 'ÉCOLE ÉCOLE', 'ÉCOLES', 'THE ÉCOLE', 'ÉCOLE-NORMALE', ...Array.from({ length: 40 }, (_, i) => `ÉCOLE ${i}`));
+    const index = indexOf(names, undefined, 16 * 1024);
+    const utf8 = (word: string) => String.fromCharCode(...encoder.encode(word));
+    expect(index.words).toContain('ASSOCIATION');
+    expect(index.words).toContain(utf8('ÉCOLE'));
+    expect(index.words).not.toContain('NASSOCIATION');
+    expect(index.words).toEqual([...index.words].sort());
+    for (const word of ['ASSOCIATION', utf8('ÉCOLE'), ...index.words.slice(0, 5)]) {
+      const pattern = Uint8Array.from(word, (c) => c.charCodeAt(0));
+      index.asked.length = 0;
+      const found = [...(await namesHolding(index.fragmentOf, pattern, index.maxNameBytes, index.firstKeys, index.words))];
+      expect(index.asked).toEqual([`4${String.fromCharCode(...pattern)}`]);
+      expect(found, word).toEqual(bruteForce(names, pattern));
+    }
+    // A word held by fewer than one name in 64 has no list: its search is the trigrams'.
+    expect(await search(index, encoder.encode('NASSOCIATION'))).toEqual([names.indexOf('NASSOCIATION')]);
+  });
+});
 
 const FOREIGN_NAMES = [
   'École des Ponts',

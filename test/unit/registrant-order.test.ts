@@ -65,7 +65,7 @@ async function openBundle(): Promise<QueryBundle> {
     registrants.map((registrant) => searchText(registrant.name)),
     3,
   );
-  const registrantKeys = { firstKeys: [] as string[], hashes: [] as string[], maxNameBytes: keys.maxNameBytes };
+  const registrantKeys = { firstKeys: [] as string[], hashes: [] as string[], maxNameBytes: keys.maxNameBytes, words: keys.words };
   for (const [k, fragment] of keys.fragments.entries()) {
     const file = bundleFile(registrantKeyStem(k), fragment.data);
     files.set(nameInBundle(file), file.data);
