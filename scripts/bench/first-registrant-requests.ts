@@ -40,7 +40,7 @@ export function firstRegistrantRequests(clients: readonly InputClient[]): FirstR
 type Registrant = InputClient['registrant'];
 
 /** Each registrant once, as the build serves it: the copy with the latest dt_updated, ties to the later copy. */
-function servedRegistrants(clients: readonly InputClient[]): Registrant[] {
+export function servedRegistrants(clients: readonly InputClient[]): Registrant[] {
   const served = new Map<number, Registrant>();
   for (const { registrant } of clients) {
     const earlier = served.get(registrant.id);

@@ -1,12 +1,14 @@
 import { LIST_PATH } from '../../src/contract.ts';
 import { searchText } from '../../src/bundle/search-text.ts';
 import type { InputClient } from './input-clients.ts';
+import { registrantMix } from './registrant-mix.ts';
 import type { SearchMix } from './search-mix.ts';
 import { seededRandom } from './seeded-random.ts';
 
 /**
  * Issue 39 point 3's sequence of requests, all to one instance: a warm-up of real programs'
- * requests (the search mix's 2,000: its warm-up and measured requests), then `empty` unique searches
+ * requests (the search mix's 2,000: its warm-up and measured requests; and, issue 40, 500 requests
+ * about registrants, registrant-mix.ts, one after every four others), then `empty` unique searches
  * that match nothing, then `matching` unique searches that match. A search matches nothing when it
  * holds three letters that no name holds; one matches when it is a piece of a name (3 to 12
  * characters, page 1, no other parameter), each piece once, upper-cased as the answerer compares it.
@@ -33,7 +35,10 @@ export function memorySequence(clients: readonly InputClient[], mix: SearchMix, 
     seen.add(piece);
     matching.push(`${LIST_PATH}?client_name=${encodeURIComponent(piece)}`);
   }
-  return { warmUp: [...mix.warmUp, ...mix.requests].map((request) => request.target), empty, matching };
+  const clientRequests = [...mix.warmUp, ...mix.requests].map((request) => request.target);
+  const registrantRequests = registrantMix(clients, Math.ceil(clientRequests.length / 4));
+  const warmUp = clientRequests.flatMap((target, i) => (i % 4 === 3 && registrantRequests[(i - 3) / 4] !== undefined ? [target, registrantRequests[(i - 3) / 4]!] : [target]));
+  return { warmUp, empty, matching };
 }
 
 /** Three letters A to Z together in no name: any search holding them matches nothing. */

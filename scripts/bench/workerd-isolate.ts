@@ -29,8 +29,12 @@ export interface IsolateHeap {
 export interface WorkerdIsolate {
   pid: number;
   fetch(target: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: string }>;
-  /** The Worker isolate's memory, in bytes (the inspector's `Runtime.getHeapUsage`). */
-  heap(): Promise<IsolateHeap>;
+  /**
+   * The Worker isolate's memory, in bytes (the inspector's `Runtime.getHeapUsage`); with `collect`,
+   * after a full collection (`HeapProfiler.collectGarbage`): what the isolate keeps, not what the
+   * collector has not yet freed.
+   */
+  heap(options?: { collect?: boolean }): Promise<IsolateHeap>;
   close(): Promise<void>;
 }
 
@@ -65,8 +69,11 @@ export async function startWorkerdIsolate(options: { built: string; script: stri
       const response = await mf.dispatchFetch(new URL(target, url).href, { headers });
       return { status: response.status, headers: response.headers as unknown as Headers, body: await response.text() };
     },
-    async heap() {
-      return inspectHeap(String(await mf.getInspectorURL()));
+    async heap({ collect = false } = {}) {
+      // workerd runs an inspector command that needs the isolate only once the isolate next runs: a
+      // request outside the API (a 404 from the answerer, a few hundred bytes) lets it run.
+      const poke = async () => void (await (await mf.dispatchFetch(new URL('/bench-collect/', url).href)).arrayBuffer());
+      return inspectHeap(`${String(await mf.getInspectorURL()).replace(/\/$/, '')}/core:user:`, { collect, poke });
     },
     close: () => mf.dispose(),
   };
@@ -115,24 +122,35 @@ export function residentBytes(pid: number): number {
 }
 
 /**
- * The heap of the Worker's isolate through workerd's inspector (the Chrome DevTools protocol, on the
- * socket `inspectorPort` opens; the Worker, unnamed, is its target `core:user:`):
- * `Runtime.getHeapUsage`, the V8 heap in use and reserved, and the ArrayBuffers' backing stores. (workerd leaves
- * `HeapProfiler.collectGarbage` unanswered, so no collection is forced first.) Node 20's WebSocket
- * needs `--experimental-websocket` (the bench runs this in a child with it).
+ * The heap of an isolate through its inspector (the Chrome DevTools protocol: workerd's, on the socket
+ * `inspectorPort` opens, the Worker, unnamed, being its target `core:user:`; or Node's, `--inspect`):
+ * `Runtime.getHeapUsage`, the V8 heap in use and reserved, and the ArrayBuffers' backing stores.
+ * With `collect`, a full collection first (`HeapProfiler.collectGarbage`), which workerd runs only once
+ * the isolate next runs: `poke` (a request) is made until it has. Node 20's WebSocket needs
+ * `--experimental-websocket` (the bench runs this in a child with it).
  */
-async function inspectHeap(inspectorUrl: string): Promise<IsolateHeap> {
-  const socket = new WebSocket(`${inspectorUrl.replace(/\/$/, '')}/core:user:`);
+export async function inspectHeap(socketUrl: string, { collect = false, poke }: { collect?: boolean; poke?: () => Promise<void> } = {}): Promise<IsolateHeap> {
+  const socket = new WebSocket(socketUrl);
   await new Promise((resolve, reject) => ((socket.onopen = resolve), (socket.onerror = reject)));
-  type Usage = { usedSize: number; totalSize: number; backingStorageSize: number };
-  const reply = new Promise<Usage>((resolve) => {
-    socket.onmessage = (event) => {
-      const message = JSON.parse(String(event.data)) as { id?: number; result?: Usage };
-      if (message.id === 1) resolve(message.result!);
-    };
-  });
-  socket.send(JSON.stringify({ id: 1, method: 'Runtime.getHeapUsage' }));
-  const { usedSize, totalSize, backingStorageSize } = await reply;
-  socket.close();
-  return { used: usedSize, total: totalSize, buffers: backingStorageSize };
+  type Usage = { usedSize: number; totalSize: number; backingStorageSize?: number };
+  const replies = new Map<number, (result: unknown) => void>();
+  socket.onmessage = (event) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
+    if (message.error !== undefined) throw new Error(`the inspector: ${message.error.message}`);
+    if (message.id !== undefined) replies.get(message.id)?.(message.result);
+  };
+  let id = 0;
+  const send = <T>(method: string) => new Promise<T>((resolve) => (replies.set(++id, resolve as (result: unknown) => void), socket.send(JSON.stringify({ id, method }))));
+  try {
+    if (collect) {
+      let collected = false;
+      const collecting = send('HeapProfiler.collectGarbage').then(() => (collected = true));
+      while (poke !== undefined && !collected) await Promise.all([poke(), Promise.race([collecting, new Promise((resolve) => setTimeout(resolve, 200))])]);
+      await collecting;
+    }
+    const { usedSize, totalSize, backingStorageSize } = await send<Usage>('Runtime.getHeapUsage');
+    return { used: usedSize, total: totalSize, buffers: backingStorageSize ?? 0 };
+  } finally {
+    socket.close();
+  }
 }

@@ -1,7 +1,7 @@
 import { ALLOWED_METHODS, API_HEADERS, CLIENT_PATH_PREFIX, MAX_ID_DIGITS, REGISTRANT_PATH_PREFIX } from '../contract.ts';
 import { jsonStringContent, jsonText } from '../json-text.ts';
 import { BundleFileError } from '../bundle/content-names.ts';
-import { QueryBundle, type ReadFile } from '../bundle/query-bundle.ts';
+import { QueryBundle, type KeptBytes, type OpenOptions, type ReadFile } from '../bundle/query-bundle.ts';
 import { formatSuffix, registrantBody } from '../render/bodies.ts';
 import { MAX_QUERY_FIELDS, lastValues, queryFieldCount, queryPairs } from '../routing/query-pairs.ts';
 import { matchPath, normalizePath, splitTarget } from '../routing/resolve-request.ts';
@@ -41,6 +41,13 @@ export interface AnswererOptions {
   cacheResults?: boolean;
   /** How long a read of a bundle file may take before the answer is a 500 naming it (10 s by default). */
   readMs?: number;
+  /**
+   * What the instance may keep, in bytes: the bundle's files (bundle/query-bundle.ts) and the results
+   * (result-cache.ts). By default a Worker's: files 20 + 12 MiB, results 8 MiB.
+   */
+  keep?: { files: KeptBytes; results: number };
+  /** Whether each file read is checked against its name (by default): false for a reader whose files were all checked before. */
+  checkReads?: boolean;
 }
 
 /** The request's conditional headers, for hosts that pass them on. */
@@ -63,15 +70,16 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
   let results = newResults();
   let opened: Promise<QueryBundle> | undefined;
   let bundle: QueryBundle | undefined;
+  const opening: OpenOptions = { readMs: options.readMs, budgets: options.keep?.files, checkReads: options.checkReads };
   const open = () =>
-    (opened ??= QueryBundle.open(read, { readMs: options.readMs }).then((found) => {
+    (opened ??= QueryBundle.open(read, opening).then((found) => {
       if (found === undefined) throw new Error('this build has no query bundle (bundle/manifest.json): build it again with this version');
       return (bundle = found);
     }));
   /** The manifest read again after `stale` missed a file: the bundle of a newer build, or undefined if the manifest is the same. */
   let reopening: Promise<QueryBundle | undefined> | undefined;
   const reopen = (stale: QueryBundle) =>
-    (reopening ??= QueryBundle.open(read, { readMs: options.readMs })
+    (reopening ??= QueryBundle.open(read, opening)
       .then((found) => {
         if (found === undefined || found.manifestText === stale.manifestText) return undefined;
         if (bundle === stale) {
@@ -84,7 +92,7 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
       .finally(() => (reopening = undefined)));
 
   function newResults() {
-    return new ResultCache<OrderedRecords>(options.cacheResults === false ? 0 : undefined);
+    return new ResultCache<OrderedRecords>(options.cacheResults === false ? 0 : options.keep?.results);
   }
 
   return {
@@ -152,10 +160,15 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
     const records = results.get(key) ?? (await engine.ordered(found, filters.criteria, terms, pause));
     const body = await listPage(found, records, pairs, values, { path: resource.path, text: engine.text });
     // Kept (again) once the page is read: an order read page by page weighs what it has read so far.
-    results.set(key, records, records.bytes);
+    // One that matches nothing is kept as the one empty order, in the empty results' share.
+    if (records.count === 0) results.set(key, NO_RECORDS, 0, true);
+    else results.set(key, records, records.bytes);
     return body;
   }
 }
+
+/** The order of every result that matches nothing: nothing kept for each but its key and entry. */
+const NO_RECORDS: OrderedRecords = { count: 0, bytes: 0, slice: () => [] };
 
 function detailOf(found: QueryBundle, status: number, text: string): Reply {
   return { status, headers: { ...(found.manifest.headers ?? API_HEADERS) }, body: jsonText({ detail: text }) };

@@ -59,8 +59,10 @@ async function listOf(fragmentOf: FragmentOf, key: string): Promise<Int32Array> 
 /** The matches left after the keys of a wave of fragments (each key's fragment asked for once, all at once). */
 async function narrowByWave(fragmentOf: FragmentOf, groups: readonly Map<string, number[]>[], found: Matches | undefined): Promise<Matches> {
   const reads = groups.map((keys) => fragmentOf(keys.keys().next().value!));
-  // An answer may come back before every read has (a key absent): the reads left are the reader's to cache.
-  for (const read of reads) read.catch(() => {});
+  // Every read of the wave is waited for, even once a key is found absent: a read left running when the
+  // answer is sent is cancelled in a Worker, and its fragment, never kept, would be read again by every
+  // search that asks for it (each unique search matching nothing read one more file, and kept none).
+  await Promise.allSettled(reads);
   const lists: { fragment: KeyFragment; index: number; offsets: number[] }[] = [];
   for (const [i, keys] of groups.entries()) {
     const fragment = await reads[i]!;

@@ -1,6 +1,6 @@
 import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, decodeManifest, keyFragmentFile, MANIFEST_FILE, orderFragmentFile, registrantKeyFile, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
-import { FileCache } from './file-cache.ts';
+import { WeighedCache } from './weighed-cache.ts';
 import { decodeKeyFragment, fragmentIndexFor, type KeyFragment } from './key-index.ts';
 import { decodeOrderFragment, type OrderField, type OrderFragment } from './order-fragments.ts';
 import { decodeRecordTexts, type RecordTexts } from './record-texts.ts';
@@ -17,7 +17,7 @@ import { upperBound } from './sorted-arrays.ts';
 export type ReadFile = (file: string) => Promise<Uint8Array | undefined>;
 
 /**
- * What one bundle keeps decoded, by its files' bytes (file-cache.ts), in two budgets: what searches and
+ * What one bundle keeps decoded, by its files' bytes (weighed-cache.ts), in two budgets: what searches and
  * orders read (key and order fragments, registrant columns and keys: 15 MB at 134,719 clients, all of it kept,
  * so that a search asked again reads nothing), and the records pages read (client chunks, registrant
  * packs: 90 MB there, the most recently used kept), so that a stream of pages never pushes out the
@@ -28,6 +28,25 @@ const CACHE_BYTES = 32 * 2 ** 20;
 /** The index's share of the budget; the records have the rest. */
 const INDEX_SHARE = 5 / 8;
 
+/** What a bundle may keep, in bytes of files: the index (keys, orders, columns) and the records (chunks, packs). */
+export interface KeptBytes {
+  index: number;
+  records: number;
+}
+
+export interface OpenOptions {
+  /** What the files kept may weigh in all, shared as the Worker's 32 MiB are (`budgets` sets each apart). */
+  cacheBytes?: number;
+  budgets?: KeptBytes;
+  readMs?: number;
+  /**
+   * Whether each file read is checked against its name (true by default): a reader whose every file
+   * was checked before it was handed on (the preview checks the whole bundle when it opens a build)
+   * need not pay for it again on every read.
+   */
+  checkReads?: boolean;
+}
+
 type Kept = 'index' | 'records';
 
 /** A read that has not answered by then never will: the answer is a 500 naming the file, not a request left hanging. */
@@ -35,7 +54,8 @@ const READ_MS = 10_000;
 
 /** What the views of one bundle share: the files kept, the count of reads, and what is worked out once from the manifest. */
 interface Shared {
-  cache: Record<Kept, FileCache>;
+  cache: Record<Kept, WeighedCache>;
+  checkReads: boolean;
   reads: number;
   /** The place of each registrant pack's first registrant, counted from the manifest when first needed. */
   packStarts?: Int32Array;
@@ -62,7 +82,7 @@ export class QueryBundle {
   ) {}
 
   /** The bundle of the build that `read` reads; undefined when it has none. */
-  static async open(read: ReadFile, options: { cacheBytes?: number; readMs?: number } = {}): Promise<QueryBundle | undefined> {
+  static async open(read: ReadFile, options: OpenOptions = {}): Promise<QueryBundle | undefined> {
     const readMs = options.readMs ?? READ_MS;
     const bytes = await within(read(MANIFEST_FILE), BUNDLE_MANIFEST, readMs);
     if (bytes === undefined) return undefined;
@@ -75,8 +95,9 @@ export class QueryBundle {
     }
     if (manifest.format !== BUNDLE_FORMAT) throw new Error(`${BUNDLE_MANIFEST}: format ${String(manifest.format)}, this program reads ${BUNDLE_FORMAT}: build again`);
     const budget = options.cacheBytes ?? CACHE_BYTES;
-    const cache = { index: new FileCache(Math.floor(budget * INDEX_SHARE)), records: new FileCache(budget - Math.floor(budget * INDEX_SHARE)) };
-    return new QueryBundle(read, manifest, text, { cache, reads: 1 }, readMs);
+    const { index, records } = options.budgets ?? { index: Math.floor(budget * INDEX_SHARE), records: budget - Math.floor(budget * INDEX_SHARE) };
+    const cache = { index: new WeighedCache(index), records: new WeighedCache(records) };
+    return new QueryBundle(read, manifest, text, { cache, checkReads: options.checkReads ?? true, reads: 1 }, readMs);
   }
 
   /** A view for one answer: the same files kept, its own reads in flight. */
@@ -189,12 +210,12 @@ export class QueryBundle {
     return reading;
   }
 
-  private async readFile<T>(name: string, decode: (bytes: Uint8Array, file: string) => T, cache: FileCache): Promise<T> {
+  private async readFile<T>(name: string, decode: (bytes: Uint8Array, file: string) => T, cache: WeighedCache): Promise<T> {
     const path = `${BUNDLE_FOLDER}${name}`;
     this.shared.reads++;
     const bytes = await within(this.read(name), path, this.readMs);
     if (bytes === undefined) throw new BundleFileError(path, 'missing', 'the query bundle names this file, but the build has none');
-    await checkContent(path, bytes);
+    if (this.shared.checkReads) await checkContent(path, bytes);
     const value = decode(bytes, path);
     cache.set(name, value, bytes.length);
     return value;

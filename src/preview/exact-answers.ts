@@ -27,11 +27,21 @@ export function answerFromBundle(build: ServedBuild, request: IncomingMessage, r
 
 const answerers = new WeakMap<ServedBuild, Answerer>();
 
+/**
+ * What the preview keeps: a Node process with no 128 MB limit, so more than a Worker (files 20 + 12
+ * MiB, results 8 MiB), yet bounded, so that it stays flat whatever it is asked (issue 39 point 3).
+ * Enough for the whole bundle of the registry's size (134,719 clients: an index of 15 MB, chunks and
+ * registrant packs of 88 MB), so that a stream of requests reads each file once: 32 MiB of index,
+ * 128 MiB of records, 32 MiB of results. Its files need no check on each read: the preview checked
+ * the whole bundle before serving the build (served-build.ts).
+ */
+const PREVIEW_KEEPS = { files: { index: 32 * 2 ** 20, records: 128 * 2 ** 20 }, results: 32 * 2 ** 20 };
+
 /** The answerer of a build, for a request the HTTP parser did not hand on (malformed-requests.ts). */
 export function answererOf(build: ServedBuild): Answerer {
   let answerer = answerers.get(build);
   if (answerer === undefined) {
-    answerer = createAnswerer(bundleFolderReader(build.folder), { pause: nextTurn });
+    answerer = createAnswerer(bundleFolderReader(build.folder), { pause: nextTurn, keep: PREVIEW_KEEPS, checkReads: false });
     answerers.set(build, answerer);
   }
   return answerer;

@@ -96,6 +96,34 @@ describe('the answerer over the query bundle of exact-3k', () => {
     expect(new Set(alone).size).toBe(targets.length);
   });
 
+  it('answers only once every read it started has finished, so that a Worker, which cancels what an answer leaves running, keeps what it read', async () => {
+    let pending = 0;
+    let reads = 0;
+    // Each file arrives after a delay of its own (0 to 15 ms), so that reads of one wave finish out of order.
+    const counted = async (file: string) => {
+      pending++;
+      reads++;
+      try {
+        await new Promise((resolve) => setTimeout(resolve, [...file].reduce((sum, char) => sum + char.charCodeAt(0), 0) % 16));
+        return await read(file);
+      } finally {
+        pending--;
+      }
+    };
+    const answerer = createAnswerer(counted);
+    // Long names with three letters no name holds, here and there: a search that stops at an absent key.
+    const names = records().map((record) => record.name).filter((name) => name.length > 30).slice(0, 20);
+    const searches = names.flatMap((name) => [`${name}QXZ`, `QXZ${name}`, `${name.slice(0, 15)}QXZ${name.slice(15)}`]);
+    for (const search of searches) {
+      const reply = await answerer.answer('GET', `/api/v1/clients/?client_name=${encodeURIComponent(search)}`);
+      expect([reply.status, count(reply), pending]).toEqual([200, 0, 0]);
+    }
+    // Each fragment was read once: asked again, the searches read nothing.
+    const before = reads;
+    for (const search of searches) await answerer.answer('GET', `/api/v1/clients/?client_name=${encodeURIComponent(search)}`);
+    expect(reads).toBe(before);
+  });
+
   it('keeps the files it read within its byte budget, reading again only those it let go', async () => {
     const every = async (bundle: QueryBundle) => {
       for (let index = 0; index < bundle.manifest.clients; index++) await bundle.clientAt(index);

@@ -4,6 +4,7 @@ import { firstRegistrantRequests } from '../../scripts/bench/first-registrant-re
 import { firstRequests } from '../../scripts/bench/first-requests.ts';
 import type { InputClient } from '../../scripts/bench/input-clients.ts';
 import { memorySequence } from '../../scripts/bench/memory-sequence.ts';
+import { registrantMix } from '../../scripts/bench/registrant-mix.ts';
 import { searchMix } from '../../scripts/bench/search-mix.ts';
 
 /** The bench's requests of issue 39 (first answers, memory sequence), chosen from its input by rule. */
@@ -75,7 +76,9 @@ describe('memory sequence', () => {
   const sequence = memorySequence(clients, searchMix(clients, 20, 2), { empty: 300, matching: 50 });
 
   it('sends the mix as warm-up, then unique searches that match nothing, then unique searches that match', () => {
-    expect(sequence.warmUp).toHaveLength(40);
+    const registrantRequests = sequence.warmUp.filter((target) => target.startsWith('/api/v1/registrants/') || target.includes('registrant_id='));
+    expect(sequence.warmUp).toHaveLength(50);
+    expect(registrantRequests).toHaveLength(10);
     expect(new Set(sequence.empty).size).toBe(300);
     for (const target of sequence.empty) expect(holding(valueOf(target, 'client_name'))).toBe(0);
     const values = sequence.matching.map((target) => valueOf(target, 'client_name'));
@@ -83,3 +86,23 @@ describe('memory sequence', () => {
     for (const value of values) expect(holding(value)).toBeGreaterThan(0);
   });
 });
+
+describe('registrant requests of the warm-up', () => {
+  const targets = registrantMix(clients, 60);
+  const registrantIds = new Set(clients.map((client) => client.registrant.id));
+
+  it('searches registrant names by a piece of a name that some registrant holds, and follows the firm found', () => {
+    expect(targets).toHaveLength(60);
+    expect(registrantMix(clients, 60)).toEqual(targets);
+    for (const target of targets) {
+      const query = new URLSearchParams(target.split('?')[1] ?? '');
+      const name = query.get('registrant_name');
+      if (name !== null) expect(clients.some((client) => searchText(client.registrant.name).includes(searchText(name)))).toBe(true);
+      const id = query.get('registrant_id') ?? /^\/api\/v1\/registrants\/(\d+)\/$/.exec(target)?.[1];
+      if (name === null) expect(registrantIds.has(Number(id))).toBe(true);
+    }
+    expect(targets.some((target) => target.includes('registrant_name='))).toBe(true);
+    expect(targets.some((target) => target.includes('registrant_id='))).toBe(true);
+  });
+});
+
