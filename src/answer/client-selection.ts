@@ -1,6 +1,5 @@
 import type { ValueField } from '../bundle/key-index.ts';
 import type { QueryBundle } from '../bundle/query-bundle.ts';
-import type { TextList } from '../bundle/text-list.ts';
 import type { ClientCriteria } from './filter-form.ts';
 import { clientsWithValue, namesHolding as segmentNamesHolding } from './key-search.ts';
 import { registrantsNamed } from './registrant-names.ts';
@@ -24,7 +23,7 @@ export async function selectClients(bundle: QueryBundle, criteria: ClientCriteri
     if (only < 0) return EMPTY;
     if (Object.keys(criteria).length === 1) return Int32Array.of(only);
   }
-  const registrants = criteria.registrantName === undefined ? undefined : registrantIdsNamed(await bundle.registrantIndex(), criteria.registrantName);
+  const registrants = criteria.registrantName === undefined ? undefined : await registrantIdsNamed(bundle, criteria.registrantName);
   if (registrants?.length === 0) return EMPTY;
   // Every segment at once: at the edge each fragment is a request of its own, and they need not wait on each other.
   const { segments } = bundle.manifest;
@@ -106,6 +105,7 @@ function concat(lists: Int32Array[]): Int32Array {
 }
 
 /** The ids of the registrants whose name holds `pattern`. */
-function registrantIdsNamed(index: { ids: Float64Array; names: TextList }, pattern: Uint8Array): number[] {
-  return Array.from(registrantsNamed(index.names, pattern), (at) => index.ids[at]!);
+async function registrantIdsNamed(bundle: QueryBundle, pattern: Uint8Array): Promise<number[]> {
+  const [places, ids] = await Promise.all([registrantsNamed(bundle, pattern), bundle.registrantColumn('ids')]);
+  return Array.from(places, (at) => ids[at]!);
 }

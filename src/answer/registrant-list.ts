@@ -11,8 +11,8 @@ import { orderRegistrantPlaces, type OrderedRegistrants } from './registrant-ord
  * The registrants list (contract section 10) from the registrant columns (bundle/registrant-columns.ts):
  * the registrants that match every criterion, in the order of the terms (registrant-order.ts), as
  * their places in id order. Each filter narrows the places the one before kept, reading only its own
- * column; the name first (after an id), whose search is the engine's own and leaves the fewest
- * places for the loops in JavaScript of the others. The unfiltered list reads no column at all.
+ * column; the name first (after an id), whose search reads the registrants' key index alone and
+ * leaves the fewest places for the loops in JavaScript of the others. The unfiltered list reads no column at all.
  */
 export async function orderRegistrants(bundle: QueryBundle, criteria: Criteria, terms: readonly SortTerm[]): Promise<OrderedRegistrants> {
   return orderRegistrantPlaces(bundle, await selectRegistrants(bundle, criteria), terms);
@@ -27,7 +27,7 @@ async function selectRegistrants(bundle: QueryBundle, criteria: Criteria): Promi
     places = at < 0 ? new Int32Array(0) : Int32Array.of(at);
   }
   if (criteria.name instanceof Uint8Array) {
-    const named = registrantsNamed(await bundle.registrantColumn('names'), criteria.name);
+    const named = await registrantsNamed(bundle, criteria.name);
     // Places before this are at most the one an id names.
     places = places === undefined ? named : named.filter((place) => places!.includes(place));
   }

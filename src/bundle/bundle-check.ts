@@ -1,4 +1,4 @@
-import { BUNDLE_FOLDER, chunkFile, keyFragmentFile, orderFragmentFile, registrantPackFile } from './bundle-manifest.ts';
+import { BUNDLE_FOLDER, chunkFile, keyFragmentFile, orderFragmentFile, registrantKeyFile, registrantPackFile } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
 import { QueryBundle, type ReadFile } from './query-bundle.ts';
 
@@ -39,5 +39,6 @@ export function bundleFileNames(bundle: QueryBundle): string[] {
     ...manifest.registrantPacks.firstIds.map((_, k) => registrantPackFile(manifest.registrantPacks, k)),
     ...Object.values(manifest.registrantColumns),
     ...(manifest.overlay === undefined ? [] : [manifest.overlay.file]),
+    ...manifest.registrantKeys.hashes.map((_, k) => registrantKeyFile(manifest.registrantKeys, k)),
   ];
 }

@@ -20,10 +20,11 @@ import type { RegistrantColumn } from './registrant-columns.ts';
  *   only those holding its keys;
  * - the name and date orders of all clients are cut into fragments of places (bundle/order-fragments.ts):
  *   a page in any ordering reads the one or two around it;
- * - registrants' texts are in small packs, and what their list filters and sorts on in a file per
- *   column (bundle/registrant-columns.ts).
+ * - registrants' texts are in small packs, what their list filters and sorts on in a file per
+ *   column (bundle/registrant-columns.ts), and their names in a key index of their own
+ *   (bundle/registrant-keys.ts).
  */
-export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@4';
+export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@5';
 export { BUNDLE_FOLDER };
 /** The manifest's name in the bundle folder: what a reader of the bundle (`ReadFile`) opens first. */
 export const MANIFEST_FILE = 'manifest.json';
@@ -80,6 +81,12 @@ export interface BundleManifest {
    * it grows).
    */
   overlay?: { ids: number[]; file: string };
+  /**
+   * The registrants' names as a key index (bundle/registrant-keys.ts), by place: its fragments' first
+   * keys and hashes (registrantKeyFile), the longest name in UTF-8 bytes, and its common words (as a
+   * segment's `words`).
+   */
+  registrantKeys: { firstKeys: string[]; hashes: string[]; maxNameBytes: number; words: string[] };
 }
 
 export interface ManifestSegment {
@@ -125,6 +132,16 @@ export function registrantPackFile(packs: BundleManifest['registrantPacks'], k: 
 
 /** The stem of the registrant overlay's file (content-names.ts adds its hash). */
 export const OVERLAY_STEM = 'registrants/overlay';
+
+/** The stem of fragment k of the registrants' key index (content-names.ts adds its hash). */
+export function registrantKeyStem(k: number): string {
+  return `registrants/keys/${k}`;
+}
+
+/** The file under bundle/ of fragment k of the registrants' key index. */
+export function registrantKeyFile(keys: BundleManifest['registrantKeys'], k: number): string {
+  return hashedName(registrantKeyStem(k), keys.hashes[k]!);
+}
 
 /** The stem of the client chunk whose first client has `firstId` (content-names.ts adds its hash). */
 export function chunkStem(firstId: number): string {

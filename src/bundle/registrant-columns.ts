@@ -1,5 +1,4 @@
 import { decodeSections, encodeSections, type SectionArray, type SectionsFile } from './sections.ts';
-import { textStart, type TextList } from './text-list.ts';
 
 /**
  * The registrants as the lists read them, one small file per column, the registrants in id order
@@ -13,25 +12,29 @@ import { textStart, type TextList } from './text-list.ts';
  *   8 bits each while the choices are fewer than 255 (the largest value: none, or not a choice,
  *   which no filter's value can name);
  * - `updated`: `dt_updated` as an instant, microseconds since 1970 (NaN: none);
- * - `names`: its upper-cased name (search-text.ts) for `registrant_name`, of clients and registrants,
- *   stored with each name's length (8 bits while every name is shorter than 255 bytes), its end
- *   counted when read;
  * - `nameOrder`, `updatedOrder`: the places in the order of the name (by code point) or of the
  *   instant, ties by id, with `ties` marking a place equal to the one before; places in 16 bits
  *   while there are at most 65,536 registrants.
+ * - `ranks`: each registrant's rank in the name order and in the `dt_updated` order, equal values
+ *   sharing one (16 bits while there are at most 65,536 registrants): what a filtered list is sorted
+ *   by, and the runs of ties of a walk by the terms after the first (registrant-order.ts).
+ *
+ * `registrant_name` reads no column: the names are a key index of their own (registrant-keys.ts).
  */
 export interface RegistrantColumnTypes {
   ids: Float64Array;
   codes: { state: CodeColumn; country: CodeColumn; ppbCountry: CodeColumn };
   updated: Float64Array;
-  names: TextList;
   nameOrder: PlaceOrder;
   updatedOrder: PlaceOrder;
+  ranks: { name: RankColumn; updated: RankColumn };
 }
 
 export type RegistrantColumn = (typeof REGISTRANT_COLUMNS)[number];
 
 export type CodeColumn = Uint8Array | Uint16Array;
+
+export type RankColumn = Uint16Array | Uint32Array;
 
 export interface PlaceOrder {
   order: Uint16Array | Uint32Array;
@@ -39,7 +42,7 @@ export interface PlaceOrder {
 }
 
 /** The registrants' columns, a file each. */
-export const REGISTRANT_COLUMNS = ['ids', 'codes', 'updated', 'names', 'nameOrder', 'updatedOrder'] as const satisfies readonly (keyof RegistrantColumnTypes)[];
+export const REGISTRANT_COLUMNS = ['ids', 'codes', 'updated', 'nameOrder', 'updatedOrder', 'ranks'] as const satisfies readonly (keyof RegistrantColumnTypes)[];
 
 /** The stem of a column's file under bundle/ (content-names.ts adds its hash). */
 export function registrantColumnStem(column: RegistrantColumn): string {
@@ -60,16 +63,8 @@ export function codeColumn(values: readonly unknown[], choices: readonly string[
 /** Each column as its file's sections, each in the narrowest type that holds it. */
 function sectionsOf(column: RegistrantColumn, value: RegistrantColumnTypes[RegistrantColumn]): Record<string, SectionArray> {
   if (value instanceof Float64Array) return { [column]: column === 'ids' && value.every((id) => Number.isInteger(id) && id >= 0 && id <= 0xffffffff) ? Uint32Array.from(value) : value };
-  if ('bytes' in value) return { names: value.bytes, lengths: lengthsOf(value) };
   if ('order' in value) return { order: value.order.length <= 0x10000 ? Uint16Array.from(value.order) : value.order, ties: value.ties };
   return { ...value };
-}
-
-/** Each name's length in bytes, in the narrowest type that holds the longest. */
-function lengthsOf(names: TextList): Uint8Array | Uint16Array | Uint32Array {
-  const lengths = names.ends.map((end, i) => end - textStart(names, i));
-  const longest = lengths.reduce((most, length) => Math.max(most, length), 0);
-  return longest < 0x100 ? Uint8Array.from(lengths) : longest < 0x10000 ? Uint16Array.from(lengths) : lengths;
 }
 
 export function encodeRegistrantColumn<K extends RegistrantColumn>(column: K, value: RegistrantColumnTypes[K]): Uint8Array {
@@ -83,6 +78,11 @@ export function decodeRegistrantColumn<K extends RegistrantColumn>(column: K, by
     if (order instanceof Uint8Array || ties.length !== order.length) throw new Error(`${file}: ${order.length} registrants in order but ${ties.length} ties`);
     return { order, ties };
   };
+  const ranks = () => {
+    const [name, updated] = [unsigned(sections, 'name'), unsigned(sections, 'updated')];
+    if (name instanceof Uint8Array || updated instanceof Uint8Array || name.length !== updated.length) throw new Error(`${file}: ${name.length} ranks by name but ${updated.length} by dt_updated`);
+    return { name, updated };
+  };
   const code = (name: string) => {
     const codes = unsigned(sections, name);
     if (codes instanceof Uint32Array) throw new Error(`${file}: section ${name} holds u32`);
@@ -92,9 +92,9 @@ export function decodeRegistrantColumn<K extends RegistrantColumn>(column: K, by
     ids: () => (sections.type('ids') === 'u32' ? Float64Array.from(sections.section('ids', Uint32Array)) : sections.section('ids', Float64Array)),
     codes: () => ({ state: code('state'), country: code('country'), ppbCountry: code('ppbCountry') }),
     updated: () => sections.section('updated', Float64Array),
-    names: () => ({ bytes: sections.section('names', Uint8Array), ends: endsOf(unsigned(sections, 'lengths')) }),
     nameOrder: order,
     updatedOrder: order,
+    ranks,
   };
   return decoded[column]() as RegistrantColumnTypes[K];
 }
@@ -107,14 +107,6 @@ function unsigned(sections: SectionsFile, name: string): Uint8Array | Uint16Arra
   return sections.section(name, Uint32Array);
 }
 
-/** Where each name's NUL is, from the names' lengths: each name is followed by its NUL. */
-function endsOf(lengths: Uint8Array | Uint16Array | Uint32Array): Uint32Array {
-  const ends = new Uint32Array(lengths.length);
-  let at = -1;
-  for (let i = 0; i < lengths.length; i++) ends[i] = at += lengths[i]! + 1;
-  return ends;
-}
-
 /** Compares two texts by code point (UTF-16's order differs past U+FFFF), as SQLite's BINARY collation does. */
 export function compareCodePoints(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
@@ -125,6 +117,17 @@ export function compareCodePoints(a: string, b: string): number {
     if (x > 0xffff) i++;
   }
   return a.length - b.length;
+}
+
+/** Each place's rank in an order, equal values (`ties`) sharing one, in the narrowest column that holds them. */
+export function ranksOf({ order, ties }: PlaceOrder): RankColumn {
+  const ranks = new Uint32Array(order.length);
+  let rank = -1;
+  for (let p = 0; p < order.length; p++) {
+    if (ties[p] !== 1) rank++;
+    ranks[order[p]!] = rank;
+  }
+  return order.length <= 0x10000 ? Uint16Array.from(ranks) : ranks;
 }
 
 /** The places of `count` records in the order of `compare` (ties by place, which is id order). */

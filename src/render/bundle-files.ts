@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format, type Preflight } from '../contract.ts';
-import { BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkStem, encodeManifest, keyFragmentStem, orderFragmentStem, registrantPackStem, type BundleManifest, type ManifestSegment } from '../bundle/bundle-manifest.ts';
+import { BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkStem, encodeManifest, keyFragmentStem, orderFragmentStem, registrantKeyStem, registrantPackStem, type BundleManifest, type ManifestSegment } from '../bundle/bundle-manifest.ts';
 import { bundleFile, hashOf, nameInBundle, type BundleFile } from '../bundle/content-names.ts';
 import { encodeKeyIndex, type SegmentKeyRows, type ValueField } from '../bundle/key-index.ts';
 import { clientOrderFragments, nameFieldOrder } from '../bundle/field-orders.ts';
@@ -12,10 +12,11 @@ import {
   compareCodePoints,
   encodeRegistrantColumn,
   placeOrder,
+  ranksOf,
   registrantColumnStem,
   type RegistrantColumnTypes,
 } from '../bundle/registrant-columns.ts';
-import { encodeTextList } from '../bundle/text-list.ts';
+import { encodeRegistrantKeys } from '../bundle/registrant-keys.ts';
 import { searchText } from '../bundle/search-text.ts';
 import { sortedIndexOf } from '../bundle/sorted-arrays.ts';
 import { REGISTRANT_PACKS, keyFragmentCount, segmentRanges, startsChunk } from '../plan/bundle-layout.ts';
@@ -59,6 +60,7 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     // Each column's name, with its content's hash, as it is written (registrantFiles).
     registrantColumns: {} as BundleManifest['registrantColumns'],
     registrantPacks: { firstIds: [], counts: [], hashes: '' },
+    registrantKeys: { firstKeys: [], hashes: [], maxNameBytes: 0, words: [] },
   };
   const clients = new ClientColumns(source.clientCount);
   const registrantTexts = new Map<number, string>();
@@ -227,7 +229,8 @@ function* orderFiles(source: BundleRows, manifest: BundleManifest, clients: Clie
 
 /**
  * The registrants: their texts in packs cut by id as the client chunks are (plan/bundle-layout.ts),
- * and the columns their list reads (bundle/registrant-columns.ts).
+ * the columns their list reads (bundle/registrant-columns.ts), and their names' key index
+ * (bundle/registrant-keys.ts).
  */
 function* registrantFiles(source: BundleRows, manifest: BundleManifest, overlay: RegistrantOverlay): Generator<BundleFile> {
   const registrants: ListedRegistrant[] = [];
@@ -252,6 +255,18 @@ function* registrantFiles(source: BundleRows, manifest: BundleManifest, overlay:
     manifest.registrantColumns[column] = nameInBundle(file);
     yield file;
   }
+  const { fragments, maxNameBytes, words } = encodeRegistrantKeys(
+    registrants.map((registrant) => searchText(typeof registrant.name === 'string' ? registrant.name : '')),
+    keyFragmentCount(registrants.length),
+  );
+  manifest.registrantKeys.maxNameBytes = maxNameBytes;
+  manifest.registrantKeys.words = words;
+  for (const [k, fragment] of fragments.entries()) {
+    const file = bundleFile(registrantKeyStem(k), fragment.data);
+    manifest.registrantKeys.firstKeys.push(fragment.firstKey);
+    manifest.registrantKeys.hashes.push(hashOf(file));
+    yield file;
+  }
 }
 
 /** The fields of a registrant the list filters and sorts on (contract section 10). */
@@ -270,6 +285,8 @@ function registrantColumns(registrants: readonly ListedRegistrant[], choices: Bu
   // No dt_updated sorts before every instant, in either direction's reverse.
   const updated = Float64Array.from(registrants, (registrant) => registrant.updated);
   const byUpdated = (a: number, b: number) => (Number.isNaN(updated[a]!) ? -Infinity : updated[a]!) - (Number.isNaN(updated[b]!) ? -Infinity : updated[b]!) || 0;
+  const nameOrder = placeOrder(registrants.length, (a, b) => compareCodePoints(names[a]!, names[b]!));
+  const updatedOrder = placeOrder(registrants.length, byUpdated);
   return {
     ids: Float64Array.from(registrants, (registrant) => registrant.id),
     codes: {
@@ -278,9 +295,9 @@ function registrantColumns(registrants: readonly ListedRegistrant[], choices: Bu
       ppbCountry: codeColumn(registrants.map((registrant) => registrant.ppb_country), choices.countries),
     },
     updated,
-    names: encodeTextList(names.map((name) => searchText(name))),
-    nameOrder: placeOrder(registrants.length, (a, b) => compareCodePoints(names[a]!, names[b]!)),
-    updatedOrder: placeOrder(registrants.length, byUpdated),
+    nameOrder,
+    updatedOrder,
+    ranks: { name: ranksOf(nameOrder), updated: ranksOf(updatedOrder) },
   };
 }
 

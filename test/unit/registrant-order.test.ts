@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { orderingTerms } from '../../src/answer/ordering-terms.ts';
 import { REGISTRANTS } from '../../src/answer/list-resource.ts';
 import { orderRegistrants } from '../../src/answer/registrant-list.ts';
-import { BUNDLE_FORMAT, encodeManifest, type BundleManifest } from '../../src/bundle/bundle-manifest.ts';
+import { placesByRanks } from '../../src/answer/registrant-order.ts';
+import { BUNDLE_FORMAT, encodeManifest, registrantKeyStem, type BundleManifest } from '../../src/bundle/bundle-manifest.ts';
+import { bundleFile, hashOf, nameInBundle } from '../../src/bundle/content-names.ts';
 import { QueryBundle } from '../../src/bundle/query-bundle.ts';
 import {
   REGISTRANT_COLUMNS,
@@ -10,11 +12,12 @@ import {
   compareCodePoints,
   encodeRegistrantColumn,
   placeOrder,
+  ranksOf,
   registrantColumnStem,
   type RegistrantColumnTypes,
 } from '../../src/bundle/registrant-columns.ts';
+import { encodeRegistrantKeys } from '../../src/bundle/registrant-keys.ts';
 import { searchText } from '../../src/bundle/search-text.ts';
-import { encodeTextList } from '../../src/bundle/text-list.ts';
 
 /**
  * The registrants' orders read off the precomputed ones (answer/registrant-order.ts), against a sort
@@ -36,13 +39,15 @@ const registrants = Array.from({ length: TOTAL }, (_, place) => ({
 function columns(): RegistrantColumnTypes {
   const updated = Float64Array.from(registrants, (registrant) => registrant.updated);
   const instant = (place: number) => (Number.isNaN(updated[place]!) ? -Infinity : updated[place]!);
+  const nameOrder = placeOrder(TOTAL, (a, b) => compareCodePoints(registrants[a]!.name, registrants[b]!.name));
+  const updatedOrder = placeOrder(TOTAL, (a, b) => instant(a) - instant(b) || 0);
   return {
     ids: Float64Array.from(registrants, (registrant) => registrant.id),
     codes: { state: codeColumn(registrants.map((registrant) => registrant.state), STATES), country: codeColumn([], []), ppbCountry: codeColumn([], []) },
     updated,
-    names: encodeTextList(registrants.map((registrant) => searchText(registrant.name))),
-    nameOrder: placeOrder(TOTAL, (a, b) => compareCodePoints(registrants[a]!.name, registrants[b]!.name)),
-    updatedOrder: placeOrder(TOTAL, (a, b) => instant(a) - instant(b) || 0),
+    nameOrder,
+    updatedOrder,
+    ranks: { name: ranksOf(nameOrder), updated: ranksOf(updatedOrder) },
   };
 }
 
@@ -55,6 +60,18 @@ async function openBundle(): Promise<QueryBundle> {
     registrantColumns[column] = `${registrantColumnStem(column)}.bin`;
     files.set(registrantColumns[column], encodeRegistrantColumn(column, values[column]));
   }
+  // The names' key index in three fragments, so that a search reads more than one.
+  const keys = encodeRegistrantKeys(
+    registrants.map((registrant) => searchText(registrant.name)),
+    3,
+  );
+  const registrantKeys = { firstKeys: [] as string[], hashes: [] as string[], maxNameBytes: keys.maxNameBytes, words: keys.words };
+  for (const [k, fragment] of keys.fragments.entries()) {
+    const file = bundleFile(registrantKeyStem(k), fragment.data);
+    files.set(nameInBundle(file), file.data);
+    registrantKeys.firstKeys.push(fragment.firstKey);
+    registrantKeys.hashes.push(hashOf(file));
+  }
   const manifest = {
     format: BUNDLE_FORMAT,
     choices: { states: STATES, countries: [] },
@@ -63,6 +80,7 @@ async function openBundle(): Promise<QueryBundle> {
     registrants: TOTAL,
     registrantColumns,
     registrantPacks: { firstIds: [], counts: [], hashes: '' },
+    registrantKeys,
   } as unknown as BundleManifest;
   files.set('manifest.json', new TextEncoder().encode(encodeManifest(manifest)));
   return (await QueryBundle.open(async (file) => files.get(file)))!;
@@ -99,9 +117,9 @@ describe('the registrants in the order of the terms, read off the precomputed or
     const ordered = await orderRegistrants(bundle, {}, orderingTerms(ordering, REGISTRANTS.orderings));
     const expected = sortedByTerms(every, ordering);
     expect(ordered.count).toBe(TOTAL);
-    expect(ordered.slice(0, TOTAL)).toEqual(expected);
+    expect(await ordered.slice(0, TOTAL)).toEqual(expected);
     // Pages of 7 cut through runs of ties; a page past the end holds what is left.
-    for (let from = 0; from < TOTAL; from += 7) expect(ordered.slice(from, from + 7)).toEqual(expected.slice(from, from + 7));
+    for (let from = 0; from < TOTAL; from += 7) expect(await ordered.slice(from, from + 7)).toEqual(expected.slice(from, from + 7));
   });
 
   it.each([...ORDERINGS, ...TWO_TERMS])('ordering=%s, filtered by state and dt_updated_after', async (ordering) => {
@@ -110,21 +128,54 @@ describe('the registrants in the order of the terms, read off the precomputed or
     const ordered = await orderRegistrants(bundle, { state: 'DC', updatedAfter: after }, orderingTerms(ordering, REGISTRANTS.orderings));
     const selected = every.filter((place) => registrants[place]!.state === 'DC' && registrants[place]!.updated >= after);
     expect(ordered.count).toBe(selected.length);
-    expect(ordered.slice(0, TOTAL)).toEqual(sortedByTerms(selected, ordering));
+    expect(await ordered.slice(0, TOTAL)).toEqual(sortedByTerms(selected, ordering));
   });
 
-  it('registrant_name narrows what the other filters kept, and reads its column as written', async () => {
+  it.each(TWO_TERMS)('ordering=%s, filtered: the ranks sorted as numbers, and compared in pairs past the registrants whose three digits a double holds', async (ordering) => {
+    const { ranks } = columns();
+    const selected = Int32Array.from(every.filter((place) => place % 3 !== 1));
+    const terms = orderingTerms(ordering, REGISTRANTS.orderings);
+    const expected = sortedByTerms(Array.from(selected), ordering);
+    expect(Array.from(placesByRanks(selected, terms, ranks, TOTAL))).toEqual(expected);
+    // The same ranks read against a registry of 2^20: past 2^53 for three digits, so compared in pairs.
+    expect(Array.from(placesByRanks(selected, terms, ranks, 2 ** 20))).toEqual(expected);
+  });
+
+  it('registrant_name narrows what the other filters kept, and reads its key index as written', async () => {
     const bundle = await openBundle();
     const ordered = await orderRegistrants(bundle, { name: new TextEncoder().encode('ACME'), state: 'VA' }, orderingTerms('-name,dt_updated', REGISTRANTS.orderings));
     const selected = every.filter((place) => searchText(registrants[place]!.name).includes('ACME') && registrants[place]!.state === 'VA');
     expect(selected.length).toBeGreaterThan(10);
-    expect(ordered.slice(0, TOTAL)).toEqual(sortedByTerms(selected, '-name,dt_updated'));
+    expect(await ordered.slice(0, TOTAL)).toEqual(sortedByTerms(selected, '-name,dt_updated'));
   });
 
   it.each(['ÉCOLE', 'COLE', '𝔸', 'C', 'ZZZ', 'LLC B'])('registrant_name=%s finds the names that hold it, past names of other lengths in UTF-16 and UTF-8', async (value) => {
     const bundle = await openBundle();
     const ordered = await orderRegistrants(bundle, { name: new TextEncoder().encode(searchText(value)) }, orderingTerms('', REGISTRANTS.orderings));
     const selected = every.filter((place) => searchText(registrants[place]!.name).includes(searchText(value)));
-    expect(ordered.slice(0, TOTAL)).toEqual(selected);
+    expect(await ordered.slice(0, TOTAL)).toEqual(selected);
+  });
+});
+
+describe('registrant_name through the registrants key index, against every name searched in turn', () => {
+  const upper = [...new Set(registrants.map((registrant) => searchText(registrant.name)))];
+  // Every piece of 1 to 6 bytes of every name (pieces that cut a character in two included), and pieces no name holds.
+  const bytes = upper.map((name) => new TextEncoder().encode(name));
+  const pieces = new Map<string, Uint8Array>();
+  for (const name of bytes) for (let length = 1; length <= 6; length++) for (let at = 0; at + length <= name.length; at++) pieces.set(name.subarray(at, at + length).join(','), name.subarray(at, at + length));
+  for (const absent of ['ACMEX', 'LLCC', 'Q', 'BETA LLC  ']) pieces.set(absent, new TextEncoder().encode(absent));
+
+  it(`finds exactly the registrants whose name holds each of ${pieces.size} pieces`, async () => {
+    const bundle = await openBundle();
+    const holds = (name: Uint8Array, piece: Uint8Array) => {
+      for (let at = 0; at + piece.length <= name.length; at++) if (piece.every((byte, i) => name[at + i] === byte)) return true;
+      return false;
+    };
+    const nameBytes = registrants.map((registrant) => new TextEncoder().encode(searchText(registrant.name)));
+    for (const piece of pieces.values()) {
+      const ordered = await orderRegistrants(bundle, { name: piece }, orderingTerms('', REGISTRANTS.orderings));
+      const expected = nameBytes.flatMap((name, place) => (holds(name, piece) ? [place] : []));
+      expect(await ordered.slice(0, TOTAL), `pattern ${[...piece].join(',')}`).toEqual(expected);
+    }
   });
 });
