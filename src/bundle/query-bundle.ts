@@ -22,12 +22,10 @@ export type ReadFile = (file: string) => Promise<Uint8Array | undefined>;
  * orders read (key and order fragments, registrant columns and keys: 15 MB at 134,719 clients, all of it kept,
  * so that a search asked again reads nothing), and the records pages read (client chunks, registrant
  * packs: 90 MB there, the most recently used kept), so that a stream of pages never pushes out the
- * index. 32 MiB in all, beside the result cache's 8 MiB and the program itself, keeps an
+ * index. 20 + 12 MiB, 32 in all, beside the result cache's 8 MiB and the program itself, keeps an
  * isolate under the 64 MiB issue 39 asks, a quarter of a Worker's 128 MB.
  */
-const CACHE_BYTES = 32 * 2 ** 20;
-/** The index's share of the budget; the records have the rest. */
-const INDEX_SHARE = 5 / 8;
+const BUDGETS: KeptBytes = { index: 20 * 2 ** 20, records: 12 * 2 ** 20 };
 
 /** What a bundle may keep, in bytes of files: the index (keys, orders, columns) and the records (chunks, packs). */
 export interface KeptBytes {
@@ -36,8 +34,7 @@ export interface KeptBytes {
 }
 
 export interface OpenOptions {
-  /** What the files kept may weigh in all, shared as the Worker's 32 MiB are (`budgets` sets each apart). */
-  cacheBytes?: number;
+  /** What the files kept may weigh: the Worker's 20 + 12 MiB by default. */
   budgets?: KeptBytes;
   readMs?: number;
   /**
@@ -95,8 +92,7 @@ export class QueryBundle {
       throw new BundleFileError(BUNDLE_MANIFEST, 'damaged', `${(error as Error).message}: the file is damaged`);
     }
     if (manifest.format !== BUNDLE_FORMAT) throw new Error(`${BUNDLE_MANIFEST}: format ${String(manifest.format)}, this program reads ${BUNDLE_FORMAT}: build again`);
-    const budget = options.cacheBytes ?? CACHE_BYTES;
-    const { index, records } = options.budgets ?? { index: Math.floor(budget * INDEX_SHARE), records: budget - Math.floor(budget * INDEX_SHARE) };
+    const { index, records } = options.budgets ?? BUDGETS;
     const cache = { index: new WeighedCache(index), records: new WeighedCache(records) };
     return new QueryBundle(read, manifest, text, { cache, checkReads: options.checkReads ?? true, reads: 1 }, readMs);
   }
