@@ -242,8 +242,9 @@ function packStartsOf(counts: readonly number[]): Int32Array {
   return starts;
 }
 
-/** The read, or a BundleFileError naming the file once it has taken `ms`. */
+/** The read, or a BundleFileError naming the file once it has taken `ms` (never, for Infinity: no timer is set). */
 function within<T>(reading: Promise<T>, file: string, ms: number): Promise<T> {
+  if (ms === Infinity) return reading;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new BundleFileError(file, 'late', `not read within ${ms / 1000} s`)), ms);
