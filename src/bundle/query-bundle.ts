@@ -1,5 +1,6 @@
 import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, decodeManifest, keyFragmentFile, MANIFEST_FILE, orderFragmentFile, registrantKeyFile, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
+import { ReadDeadline } from './read-deadline.ts';
 import { WeighedCache } from './weighed-cache.ts';
 import { decodeOverlay, overlayValues } from './overlay-file.ts';
 import { decodeKeyFragment, fragmentIndexFor, type KeyFragment } from './key-index.ts';
@@ -69,6 +70,8 @@ interface Shared {
  */
 export class QueryBundle {
   private readonly inFlight = new Map<string, Promise<unknown>>();
+  /** One deadline for this view's reads in flight together. */
+  private readonly deadline: ReadDeadline;
 
   private constructor(
     private readonly read: ReadFile,
@@ -77,12 +80,14 @@ export class QueryBundle {
     readonly manifestText: string,
     private readonly shared: Shared,
     private readonly readMs: number,
-  ) {}
+  ) {
+    this.deadline = new ReadDeadline(readMs);
+  }
 
   /** The bundle of the build that `read` reads; undefined when it has none. */
   static async open(read: ReadFile, options: OpenOptions = {}): Promise<QueryBundle | undefined> {
     const readMs = options.readMs ?? READ_MS;
-    const bytes = await within(read(MANIFEST_FILE), BUNDLE_MANIFEST, readMs);
+    const bytes = await new ReadDeadline(readMs).within(read(MANIFEST_FILE), BUNDLE_MANIFEST);
     if (bytes === undefined) return undefined;
     const text = new TextDecoder().decode(bytes);
     let manifest: BundleManifest;
@@ -226,7 +231,7 @@ export class QueryBundle {
   private async readFile<T>(name: string, decode: (bytes: Uint8Array, file: string) => T, cache: WeighedCache): Promise<T> {
     const path = `${BUNDLE_FOLDER}${name}`;
     this.shared.reads++;
-    const bytes = await within(this.read(name), path, this.readMs);
+    const bytes = await this.deadline.within(this.read(name), path);
     if (bytes === undefined) throw new BundleFileError(path, 'missing', 'the query bundle names this file, but the build has none');
     if (this.shared.checkReads) await checkContent(path, bytes);
     const value = decode(bytes, path);
@@ -242,12 +247,3 @@ function packStartsOf(counts: readonly number[]): Int32Array {
   return starts;
 }
 
-/** The read, or a BundleFileError naming the file once it has taken `ms` (never, for Infinity: no timer is set). */
-function within<T>(reading: Promise<T>, file: string, ms: number): Promise<T> {
-  if (ms === Infinity) return reading;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BundleFileError(file, 'late', `not read within ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([reading, late]).finally(() => clearTimeout(timer));
-}
