@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { lstat, readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -30,7 +32,7 @@ export interface VercelProject extends RunningHost {
 const MODULE_GLOBAL = 'LDA_MIDDLEWARE_MODULE';
 
 export async function startVercelProject(project: string): Promise<VercelProject> {
-  const files = await listen(createServer((request, response) => void serveHandler(request, response, { public: path.join(project, 'public'), directoryListing: false })));
+  const files = await listen(createServer((request, response) => void serveHandler(request, response, { public: path.join(project, 'public'), directoryListing: false }, wholeFileReads() as unknown as Parameters<typeof serveHandler>[3])));
   // The edge runtime evaluates scripts: the ES module's exports go to a global, as Vercel's own build bundles the file first.
   const middleware = transformSync(readFileSync(path.join(project, 'middleware.js'), 'utf8'), { format: 'iife', globalName: MODULE_GLOBAL }).code;
   const runtime = new EdgeRuntime({ initialCode: middleware });
@@ -85,5 +87,29 @@ async function listen(server: Server): Promise<{ url: string; close(): Promise<v
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}
+
+/**
+ * serve-handler's file reads, each file read whole when it is found: a deploy switched under the
+ * server (deploy-switch.test.ts) removes files, and serve-handler's own way (stat, headers, then a
+ * stream that opens the file) lets a file removed between the stat and the open fail the stream after
+ * a 200 began, an error nothing handles, the response never ended. Read at the stat, a file removed is
+ * a 404, as a static host answers one that is gone; one found is served whole.
+ */
+function wholeFileReads() {
+  const read = new Map<string, Buffer>();
+  return {
+    lstat: async (file: string) => {
+      const stats = await lstat(file);
+      if (stats.isFile()) read.set(file, await readFile(file));
+      return stats;
+    },
+    createReadStream: (file: string, options: { start?: number; end?: number }) => {
+      const bytes = read.get(file);
+      if (bytes === undefined) throw new Error(`${file}: read without its stat`);
+      read.delete(file);
+      return Readable.from([bytes.subarray(options.start ?? 0, options.end === undefined ? undefined : options.end + 1)]);
+    },
   };
 }
