@@ -1,5 +1,6 @@
 import { CLIENT_PATH_PREFIX, LIST_PATH, PAGE_SIZE, REGISTRANT_PATH_PREFIX } from '../../src/contract.ts';
 import { searchText } from '../../src/bundle/search-text.ts';
+import { commonest, pairsOf, wordsOf } from '../../src/warm-up/common-pieces.ts';
 import type { InputClient } from './input-clients.ts';
 
 /**
@@ -22,8 +23,8 @@ export function firstRequests(clients: readonly InputClient[]): FirstRequest[] {
   const middleAt = Math.floor(byId.length / 2);
   const middle = byId.slice(middleAt).find((client) => client.state !== null) ?? byId[middleAt]!;
   const deepPage = Math.max(1, Math.ceil(Math.ceil(byId.length / PAGE_SIZE) / 2));
-  const word = commonest(names, (name) => name.split(/[^A-Z0-9]+/).filter((part) => part.length >= 3));
-  const pair = commonest(names, (name) => Array.from({ length: Math.max(0, name.length - 1) }, (_, i) => name.slice(i, i + 2)).filter((two) => /^[A-Z]{2}$/.test(two)));
+  const word = commonest(names, wordsOf);
+  const pair = commonest(names, pairsOf);
   const holding = (text: string) => names.filter((name) => name.includes(text)).length;
   const registrantName = searchText(middle.registrant.name);
   const ofRegistrant = byId.filter((client) => client.state === middle.state && searchText(client.registrant.name).includes(registrantName)).length;
@@ -45,16 +46,4 @@ export function firstRequests(clients: readonly InputClient[]): FirstRequest[] {
     },
     { kind: `search in name order, page 3 (${word})`, target: `${LIST_PATH}?client_name=${search(word)}&ordering=name&page=3`, count: holding(word) },
   ];
-}
-
-/** The piece that the most names hold (each name counted once per piece); ties to the first in code-unit order. */
-function commonest(names: readonly string[], pieces: (name: string) => string[]): string {
-  const counts = new Map<string, number>();
-  for (const name of names) for (const piece of new Set(pieces(name))) counts.set(piece, (counts.get(piece) ?? 0) + 1);
-  let best = '';
-  let bestCount = -1;
-  for (const [piece, count] of counts) {
-    if (count > bestCount || (count === bestCount && piece < best)) [best, bestCount] = [piece, count];
-  }
-  return best;
 }

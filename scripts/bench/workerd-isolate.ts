@@ -4,6 +4,7 @@ import { buildSync } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { loadMap } from '../../src/built-folder.ts';
 import { cloudflare } from '../../src/hosts/cloudflare/cloudflare.ts';
+import { answererDefines } from '../../src/hosts/program-bundler.ts';
 
 /**
  * One Worker in a workerd process of its own (miniflare), over a built folder's query bundle as its
@@ -38,10 +39,10 @@ export interface WorkerdIsolate {
   close(): Promise<void>;
 }
 
-/** The bench Worker (bench-worker.ts) as one ES module, into `folder`. */
+/** The bench Worker (bench-worker.ts) as one ES module, into `folder`: with the warm-up bundle, as the deployed Worker is bundled. */
 export function compileBenchWorker(folder: string): string {
   const file = path.join(folder, 'bench-worker.mjs');
-  buildSync({ entryPoints: ['scripts/bench/bench-worker.ts'], outfile: file, bundle: true, platform: 'neutral', format: 'esm', logLevel: 'warning' });
+  buildSync({ entryPoints: ['scripts/bench/bench-worker.ts'], outfile: file, bundle: true, platform: 'neutral', format: 'esm', logLevel: 'warning', define: answererDefines() });
   return file;
 }
 

@@ -1,5 +1,6 @@
 import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, decodeManifest, keyFragmentFile, MANIFEST_FILE, orderFragmentFile, registrantKeyFile, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
+import { ReadDeadline } from './read-deadline.ts';
 import { WeighedCache } from './weighed-cache.ts';
 import { decodeOverlay, overlayValues } from './overlay-file.ts';
 import { decodeKeyFragment, fragmentIndexFor, type KeyFragment } from './key-index.ts';
@@ -22,12 +23,10 @@ export type ReadFile = (file: string) => Promise<Uint8Array | undefined>;
  * orders read (key and order fragments, registrant columns and keys: 15 MB at 134,719 clients, all of it kept,
  * so that a search asked again reads nothing), and the records pages read (client chunks, registrant
  * packs: 90 MB there, the most recently used kept), so that a stream of pages never pushes out the
- * index. 32 MiB in all, beside the result cache's 8 MiB and the program itself, keeps an
+ * index. 20 + 12 MiB, 32 in all, beside the result cache's 8 MiB and the program itself, keeps an
  * isolate under the 64 MiB issue 39 asks, a quarter of a Worker's 128 MB.
  */
-const CACHE_BYTES = 32 * 2 ** 20;
-/** The index's share of the budget; the records have the rest. */
-const INDEX_SHARE = 5 / 8;
+const BUDGETS: KeptBytes = { index: 20 * 2 ** 20, records: 12 * 2 ** 20 };
 
 /** What a bundle may keep, in bytes of files: the index (keys, orders, columns) and the records (chunks, packs). */
 export interface KeptBytes {
@@ -36,8 +35,7 @@ export interface KeptBytes {
 }
 
 export interface OpenOptions {
-  /** What the files kept may weigh in all, shared as the Worker's 32 MiB are (`budgets` sets each apart). */
-  cacheBytes?: number;
+  /** What the files kept may weigh: the Worker's 20 + 12 MiB by default. */
   budgets?: KeptBytes;
   readMs?: number;
   /**
@@ -72,6 +70,8 @@ interface Shared {
  */
 export class QueryBundle {
   private readonly inFlight = new Map<string, Promise<unknown>>();
+  /** One deadline for this view's reads in flight together. */
+  private readonly deadline: ReadDeadline;
 
   private constructor(
     private readonly read: ReadFile,
@@ -80,12 +80,14 @@ export class QueryBundle {
     readonly manifestText: string,
     private readonly shared: Shared,
     private readonly readMs: number,
-  ) {}
+  ) {
+    this.deadline = new ReadDeadline(readMs);
+  }
 
   /** The bundle of the build that `read` reads; undefined when it has none. */
   static async open(read: ReadFile, options: OpenOptions = {}): Promise<QueryBundle | undefined> {
     const readMs = options.readMs ?? READ_MS;
-    const bytes = await within(read(MANIFEST_FILE), BUNDLE_MANIFEST, readMs);
+    const bytes = await new ReadDeadline(readMs).within(read(MANIFEST_FILE), BUNDLE_MANIFEST);
     if (bytes === undefined) return undefined;
     const text = new TextDecoder().decode(bytes);
     let manifest: BundleManifest;
@@ -95,8 +97,7 @@ export class QueryBundle {
       throw new BundleFileError(BUNDLE_MANIFEST, 'damaged', `${(error as Error).message}: the file is damaged`);
     }
     if (manifest.format !== BUNDLE_FORMAT) throw new Error(`${BUNDLE_MANIFEST}: format ${String(manifest.format)}, this program reads ${BUNDLE_FORMAT}: build again`);
-    const budget = options.cacheBytes ?? CACHE_BYTES;
-    const { index, records } = options.budgets ?? { index: Math.floor(budget * INDEX_SHARE), records: budget - Math.floor(budget * INDEX_SHARE) };
+    const { index, records } = options.budgets ?? BUDGETS;
     const cache = { index: new WeighedCache(index), records: new WeighedCache(records) };
     return new QueryBundle(read, manifest, text, { cache, checkReads: options.checkReads ?? true, reads: 1 }, readMs);
   }
@@ -230,7 +231,7 @@ export class QueryBundle {
   private async readFile<T>(name: string, decode: (bytes: Uint8Array, file: string) => T, cache: WeighedCache): Promise<T> {
     const path = `${BUNDLE_FOLDER}${name}`;
     this.shared.reads++;
-    const bytes = await within(this.read(name), path, this.readMs);
+    const bytes = await this.deadline.within(this.read(name), path);
     if (bytes === undefined) throw new BundleFileError(path, 'missing', 'the query bundle names this file, but the build has none');
     if (this.shared.checkReads) await checkContent(path, bytes);
     const value = decode(bytes, path);
@@ -246,11 +247,3 @@ function packStartsOf(counts: readonly number[]): Int32Array {
   return starts;
 }
 
-/** The read, or a BundleFileError naming the file once it has taken `ms`. */
-function within<T>(reading: Promise<T>, file: string, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BundleFileError(file, 'late', `not read within ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([reading, late]).finally(() => clearTimeout(timer));
-}

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as Esbuild from 'esbuild';
 import type * as TypeScript from 'typescript';
+import { warmUpBundle } from '../warm-up/warm-up-bundle.ts';
 
 /**
  * The programs that the hosts running code emit, bundled by esbuild from their run-time entries (each
@@ -54,10 +55,19 @@ function bundle(file: string, options: Esbuild.BuildOptions): string {
   return result.outputFiles![0]!.text;
 }
 
+/**
+ * What the programs that run the answerer carry: the warm-up bundle (warm-up/warm-up-bundle.ts), as the global
+ * constant `LDA_WARM_UP` their entries read (esbuild's define puts the value in its place). Also for
+ * the bench, whose Worker must start as the deployed one does.
+ */
+export function answererDefines(): Record<string, string> {
+  return { LDA_WARM_UP: JSON.stringify(warmUpBundle()) };
+}
+
 /** The program named, bundled from the sources. */
 export function bundleEdgeProgram(name: EdgeProgram): string {
-  if (name === 'worker') return bundle('cloudflare/runtime/worker.ts', { format: 'esm', target: 'es2022' });
-  if (name === 'fetch-handler') return bundle('runtime/fetch-handler.ts', { format: 'esm', target: 'es2022' });
+  if (name === 'worker') return bundle('cloudflare/runtime/worker.ts', { format: 'esm', target: 'es2022', define: answererDefines() });
+  if (name === 'fetch-handler') return bundle('runtime/fetch-handler.ts', { format: 'esm', target: 'es2022', define: answererDefines() });
   return cloudfrontFunctionPrograms().minified;
 }
 

@@ -74,7 +74,8 @@ export function loadRecords(files: readonly string[], store: RecordStore, option
   });
 }
 
-function storeRow(store: RecordStore, row: ClientRow): void {
+/** One row into the store: its registrant (the latest copy wins, record-store.ts), then the client. */
+export function storeRow(store: RecordStore, row: ClientRow): void {
   store.addRegistrant(row.registrantId, row.registrantUpdated, row.registrantFields);
   store.addClient(row.id, row.name, row.effectiveDate, row.registrantId, row.fields, row.codes);
 }

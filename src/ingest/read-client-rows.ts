@@ -3,7 +3,7 @@ import { InputError, type InputProblem } from '../errors.ts';
 import type { FilterCodes } from '../store/record-store.ts';
 import { readRecordFile } from './read-record-file.ts';
 import { clientFields, registrantFields } from './record-fields.ts';
-import { validateClient } from './validate-record.ts';
+import { validateClient, type ValidClient } from './validate-record.ts';
 
 export interface ReadOptions {
   /** Stop listing problems after this many; the build fails either way, unless `skipInvalid`. */
@@ -80,17 +80,7 @@ export async function readClientRows(
         skipped++;
       } else if (problems.length === 0 || options.skipInvalid) {
         // Once input is bad (and not skipped), only look for more problems.
-        const { client } = result;
-        batch.push({
-          id: client.id,
-          name: client.name,
-          effectiveDate: client.effectiveDate,
-          fields: clientFields(client.record),
-          codes: filterCodes(client.record),
-          registrantId: client.registrantId,
-          registrantUpdated: client.registrantUpdated,
-          registrantFields: registrantFields(client.registrant),
-        });
+        batch.push(clientRow(result.client));
       }
       if (batch.length >= ROW_BATCH) {
         emit(batch);
@@ -103,6 +93,20 @@ export async function readClientRows(
   if (batch.length > 0) emit(batch);
   onProgress?.(recordsRead, '', files.length);
   return { files: files.length, recordsRead, skipped, problems, problemsTruncated: truncated };
+}
+
+/** A valid client as the store takes it: its fields and its registrant's serialized, its filter codes picked. */
+export function clientRow(client: ValidClient): ClientRow {
+  return {
+    id: client.id,
+    name: client.name,
+    effectiveDate: client.effectiveDate,
+    fields: clientFields(client.record),
+    codes: filterCodes(client.record),
+    registrantId: client.registrantId,
+    registrantUpdated: client.registrantUpdated,
+    registrantFields: registrantFields(client.registrant),
+  };
 }
 
 /** The codes the state and country filters compare (contract section 8): strings only, else none. */

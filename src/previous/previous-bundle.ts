@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, decodeManifest, registrantPackFile, type BundleManifest } from '../bundle/bundle-manifest.ts';
-import { HASH_DIGITS, hashInName } from '../bundle/content-names.ts';
+import { checkContentNow, hashInName } from '../bundle/content-names.ts';
 import { decodeOverlay, type OverlayFields } from '../bundle/overlay-file.ts';
 import type { PreviousBundle } from '../render/registrant-overlay.ts';
 
@@ -55,15 +54,14 @@ function nameOf(index: ReadonlyMap<number, number>, firstId: number, name: (k: n
   return k === undefined ? undefined : name(k);
 }
 
-/** A file's bytes when they are what its name says; undefined when it is missing or damaged (never reused). */
+/** A file's bytes when they are what its name says; undefined when it is missing, damaged or its name holds no hash (never reused). */
 function checkedBytes(folder: string, name: string | undefined): Uint8Array | undefined {
-  if (name === undefined) return undefined;
-  let bytes: Buffer;
+  if (name === undefined || hashInName(name) === undefined) return undefined;
   try {
-    bytes = readFileSync(path.join(folder, name));
+    const bytes = readFileSync(path.join(folder, name));
+    checkContentNow(name, bytes);
+    return bytes;
   } catch {
     return undefined;
   }
-  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, HASH_DIGITS);
-  return name.endsWith(`.${hash}.bin`) ? bytes : undefined;
 }

@@ -54,6 +54,8 @@ export class RegistrantOverlay {
   private readonly stale = new Map<number, Set<string>>();
   /** Decided when the first chunk comes: the candidates and the keys each may differ in, or 'fold'. */
   private candidates: Map<number, Set<string>> | 'fold' | undefined;
+  /** Each registrant's values of now, parsed once for the build: a big registrant's are asked for in every chunk that holds it. */
+  private readonly values = new Map<number, readonly string[] | undefined>();
 
   constructor(
     private readonly previous: PreviousBundle | undefined,
@@ -75,7 +77,7 @@ export class RegistrantOverlay {
     const before = bytes === undefined ? undefined : readable(bytes, `${BUNDLE_FOLDER}${hashedName(registrantPackStem(firstId), hash)}`);
     for (const { id, text } of registrants) {
       const at = before?.find(id) ?? -1;
-      const keys = at < 0 ? new Set(REGISTRANT_FIELD_KEYS) : differingKeys(before!.text(at), text);
+      const keys = at < 0 ? new Set(REGISTRANT_FIELD_KEYS) : differingKeys(valuesOf(before!.text(at)), valuesOf(text));
       if (keys === undefined || keys.size > 0) this.changed.set(id, keys ?? new Set(REGISTRANT_FIELD_KEYS));
     }
   }
@@ -107,11 +109,11 @@ export class RegistrantOverlay {
       if (now === undefined) return fresh;
       const then = embedded.text(j);
       if (then === now) continue;
-      const keys = differingKeys(then, now);
+      const keys = differingKeys(valuesOf(then), this.valuesNow(id));
       const allowed = candidates.get(id);
       if (keys === undefined || allowed === undefined || [...keys].some((key) => !allowed.has(key))) return fresh;
       // What the answerer will make of it: the chunk's text with the values of now in place.
-      if (embedded.text(j, this.entries(new Map([[id, keys]])).get(id)) !== now) return fresh;
+      if (embedded.text(j, this.entry(id, keys)) !== now) return fresh;
       stale.push([id, keys]);
     }
     for (const [id, keys] of stale) {
@@ -125,10 +127,11 @@ export class RegistrantOverlay {
   /** The overlay's file and ids, once every chunk is decided; undefined when it is empty. */
   file(): { file: BundleFile; ids: number[] } | undefined {
     if (this.stale.size === 0) return undefined;
-    const file = bundleFile(OVERLAY_STEM, encodeOverlay(this.entries(this.stale)));
+    const entries = this.entries(this.stale);
+    const file = bundleFile(OVERLAY_STEM, encodeOverlay(entries));
     // Read back: each registrant's values, as they are now.
     const back = decodeOverlay(file.data, file.path);
-    for (const [id, entry] of this.entries(this.stale)) {
+    for (const [id, entry] of entries) {
       if (JSON.stringify(overlayValues(back, id, file.path)) !== JSON.stringify(entry)) throw new Error(`${file.path}: registrant ${id} does not read back as it was written`);
     }
     return { file, ids: [...this.stale.keys()].sort((a, b) => a - b) };
@@ -136,16 +139,23 @@ export class RegistrantOverlay {
 
   /** Each registrant's values of now for the keys given, in the keys' order. */
   private entries(keys: ReadonlyMap<number, ReadonlySet<string>>): Map<number, Record<string, string>> {
-    const entries = new Map<number, Record<string, string>>();
-    for (const [id, changed] of keys) {
-      const values = fieldValues(REGISTRANT_FIELD_KEYS, this.texts.get(id)!)!;
-      const entry: Record<string, string> = {};
-      REGISTRANT_FIELD_KEYS.forEach((key, k) => {
-        if (changed.has(key)) entry[key] = values[k]!;
-      });
-      entries.set(id, entry);
-    }
-    return entries;
+    return new Map([...keys].map(([id, changed]) => [id, this.entry(id, changed)]));
+  }
+
+  /** A registrant's values of now for the keys given, in the keys' order. */
+  private entry(id: number, keys: ReadonlySet<string>): Record<string, string> {
+    const values = this.valuesNow(id)!;
+    const entry: Record<string, string> = {};
+    REGISTRANT_FIELD_KEYS.forEach((key, k) => {
+      if (keys.has(key)) entry[key] = values[k]!;
+    });
+    return entry;
+  }
+
+  /** A registrant's values of now (undefined when its text is not its fields in order), parsed the first time they are asked for. */
+  private valuesNow(id: number): readonly string[] | undefined {
+    if (!this.values.has(id)) this.values.set(id, valuesOf(this.texts.get(id)!));
+    return this.values.get(id);
   }
 
   /** The candidates, once the packs are all noted; undefined when the chunks are written fresh. */
@@ -154,7 +164,7 @@ export class RegistrantOverlay {
     if (this.candidates === undefined) {
       const candidates = new Map<number, Set<string>>();
       for (const [id, changed] of [...Object.entries(this.previous.overlay).map(([id, values]) => [Number(id), Object.keys(values)] as const), ...this.changed]) {
-        if (!this.texts.has(id) || fieldValues(REGISTRANT_FIELD_KEYS, this.texts.get(id)!) === undefined) continue;
+        if (!this.texts.has(id) || this.valuesNow(id) === undefined) continue;
         const keys = candidates.get(id) ?? new Set<string>();
         for (const key of changed) keys.add(key);
         candidates.set(id, keys);
@@ -165,9 +175,13 @@ export class RegistrantOverlay {
   }
 }
 
-/** The keys whose values differ between two texts of a registrant; undefined when either is not its fields in order. */
-function differingKeys(a: string, b: string): Set<string> | undefined {
-  const [before, after] = [fieldValues(REGISTRANT_FIELD_KEYS, a), fieldValues(REGISTRANT_FIELD_KEYS, b)];
+/** A registrant's values from its text; undefined when the text is not its fields in order. */
+function valuesOf(text: string): readonly string[] | undefined {
+  return fieldValues(REGISTRANT_FIELD_KEYS, text);
+}
+
+/** The keys whose values differ between two of a registrant's values; undefined when either text was not its fields in order. */
+function differingKeys(before: readonly string[] | undefined, after: readonly string[] | undefined): Set<string> | undefined {
   if (before === undefined || after === undefined) return undefined;
   return new Set(REGISTRANT_FIELD_KEYS.filter((_, k) => before[k] !== after[k]));
 }

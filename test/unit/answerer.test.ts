@@ -133,7 +133,7 @@ describe('the answerer over the query bundle of exact-3k', () => {
     await every(roomy);
     await every(roomy);
     expect(roomy.reads).toBe(1 + chunks);
-    const tight = (await QueryBundle.open(read, { cacheBytes: 64 * 1024 }))!;
+    const tight = (await QueryBundle.open(read, { budgets: { index: 40 * 1024, records: 24 * 1024 } }))!;
     await every(tight);
     expect(tight.keptBytes).toBeLessThanOrEqual(64 * 1024);
     await every(tight);

@@ -45,7 +45,9 @@ const ALLOWED: Record<string, string[]> = {
   // The preview in workerd runs the Worker that the Cloudflare host emits; each build's bundle is checked before it is served (built-folder.ts).
   preview: ['routing', 'plan', 'built-folder', 'answer', 'hosts'],
   // Hosts that run code bundle the router (routing) or, where they answer by section 9, the answerer and its bundle's layout.
-  hosts: ['plan', 'routing', 'answer', 'bundle'],
+  hosts: ['plan', 'routing', 'answer', 'bundle', 'warm-up'],
+  // The warm-up bundle the programs carry (answer/warm-up.ts): a build of a few sample clients, rendered into memory when a program is bundled.
+  'warm-up': ['ingest', 'store', 'render', 'choices', 'bundle', 'answer'],
   // A full sync's progress line says the time left (report/time-left.ts).
   sync: ['config', 'report'],
   // A built folder's rewrite map and query bundle, as the commands that serve or check one read them.
