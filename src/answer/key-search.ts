@@ -24,9 +24,8 @@ const WAVE = 6;
 export async function namesHolding(fragmentOf: FragmentOf, pattern: Uint8Array, maxNameBytes: number, firstKeys?: readonly string[], words?: readonly string[]): Promise<Int32Array> {
   if (pattern.length === 0) throw new TypeError('Expected a pattern of at least one byte');
   if (pattern.length > maxNameBytes) return new Int32Array(0);
-  if (pattern.length < 3) return listOf(fragmentOf, nameKey(pattern, 0, pattern.length));
-  const word = words === undefined ? undefined : String.fromCharCode(...pattern);
-  if (word !== undefined && sortedIndexOf(words!, word) >= 0) return listOf(fragmentOf, wordKey(word));
+  const one = oneListKey(pattern, words);
+  if (one !== undefined) return listOf(fragmentOf, one);
   const offsets = coverOffsets(pattern, firstKeys);
   if (offsets === undefined) return new Int32Array(0);
   // Each trigram's key once, with every offset it covers ("AAAA" is "AAA" at 0 and 1), grouped by fragment where known.
@@ -45,6 +44,13 @@ export async function namesHolding(fragmentOf: FragmentOf, pattern: Uint8Array, 
     if (found.count === 0) break;
   }
   return distinctLocals(found!);
+}
+
+/** The key of the one list that answers a pattern (upper-cased UTF-8, of at most the segment's longest name's bytes): of 1 or 2 bytes, or one of the segment's common `words`; undefined for the trigrams' intersection. */
+export function oneListKey(pattern: Uint8Array, words?: readonly string[]): string | undefined {
+  if (pattern.length < 3) return nameKey(pattern, 0, pattern.length);
+  const word = words === undefined ? undefined : String.fromCharCode(...pattern);
+  return word !== undefined && sortedIndexOf(words!, word) >= 0 ? wordKey(word) : undefined;
 }
 
 export async function clientsWithValue(fragmentOf: FragmentOf, field: ValueField, value: string | number): Promise<Int32Array> {

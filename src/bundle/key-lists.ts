@@ -61,6 +61,13 @@ function writeKind(bytes: Uint8Array, at: number, kind: number, first: number): 
   return kind === BITMAP ? writeVarint(bytes, at + 1, first) : at + 1;
 }
 
+/** A `BITMAP` list's bits (bit k of byte j: local index `first` + 8j + k), as a view of `bytes`; undefined for a list of another kind. */
+export function bitmapOf(bytes: Uint8Array, from: number, to: number): { bits: Uint8Array; first: number } | undefined {
+  if (bytes[from] !== BITMAP) return undefined;
+  const first = readVarint(bytes, from + 1);
+  return { bits: bytes.subarray(varintEnd, to), first };
+}
+
 /**
  * The local indexes of a `GAPS` or `BITMAP` list (bytes `from` to `to` of `bytes`), ascending. A
  * fresh instance runs these loops interpreted, over tens of thousands of entries (`TI`: 59,956): a
