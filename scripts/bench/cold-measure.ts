@@ -8,6 +8,7 @@ import type { InputClient } from './input-clients.ts';
 import type { MemoryFigures, MemoryStage } from './memory-child.ts';
 import { memorySequence } from './memory-sequence.ts';
 import type { SearchMix } from './search-mix.ts';
+import { measureStartupCost, startupLine, type StartupCost } from './startup-cost.ts';
 import { compileBenchWorker } from './workerd-isolate.ts';
 
 /**
@@ -18,6 +19,7 @@ import { compileBenchWorker } from './workerd-isolate.ts';
 export interface ColdFigures {
   isolates: number;
   first?: FirstAnswer[];
+  startup?: StartupCost;
   memory?: MemoryFigures;
 }
 
@@ -40,6 +42,8 @@ export async function measureCold(options: ColdOptions): Promise<ColdFigures> {
     const requests = [...firstRequests(options.clients), ...firstRegistrantRequests(options.clients)];
     options.log(`first answers: ${requests.length} kinds, ${options.isolates} fresh workerd isolates each, answering and reading only`);
     figures.first = await measureFirstAnswers({ built: options.built, script, requests, isolates: options.isolates, log: options.log });
+    figures.startup = await measureStartupCost({ built: options.built, warmed: script, cold: compileBenchWorker(options.children, { warmUp: false }), isolates: options.isolates });
+    options.log(startupLine(figures.startup));
   }
   if (options.phases.has('memory')) {
     const sequenceFile = path.join(options.children, 'memory-sequence.json');
@@ -64,6 +68,7 @@ const both = (stage: MemoryStage) => `${mib(kept(stage))} (heap ${mib(stage.kept
 /** The report's part for these measures: the first-answer table and the memory table, with issue 39's targets. */
 export function coldSection(figures: ColdFigures): string[] {
   const lines = figures.first === undefined ? [] : firstAnswerTable(figures.first, figures.isolates);
+  if (figures.startup !== undefined) lines.push(startupLine(figures.startup), '');
   if (figures.memory !== undefined) {
     const { workerd, preview } = figures.memory;
     const row = (worker: MemoryStage, node: MemoryStage) =>

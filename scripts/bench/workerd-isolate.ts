@@ -39,10 +39,13 @@ export interface WorkerdIsolate {
   close(): Promise<void>;
 }
 
-/** The bench Worker (bench-worker.ts) as one ES module, into `folder`: with the warm-up bundle, as the deployed Worker is bundled. */
-export function compileBenchWorker(folder: string): string {
-  const file = path.join(folder, 'bench-worker.mjs');
-  buildSync({ entryPoints: ['scripts/bench/bench-worker.ts'], outfile: file, bundle: true, platform: 'neutral', format: 'esm', logLevel: 'warning', define: answererDefines() });
+/**
+ * The bench Worker (bench-worker.ts) as one ES module, into `folder`: with the warm-up bundle, as the
+ * deployed Worker is bundled; with `warmUp` false, without it (what the warm-up costs at startup).
+ */
+export function compileBenchWorker(folder: string, { warmUp = true } = {}): string {
+  const file = path.join(folder, warmUp ? 'bench-worker.mjs' : 'bench-worker-cold.mjs');
+  buildSync({ entryPoints: ['scripts/bench/bench-worker.ts'], outfile: file, bundle: true, platform: 'neutral', format: 'esm', logLevel: 'warning', define: warmUp ? answererDefines() : {} });
   return file;
 }
 
