@@ -1,8 +1,9 @@
-import type { ValueField } from '../bundle/key-index.ts';
+import { valueKey, type ValueField } from '../bundle/key-index.ts';
 import type { QueryBundle } from '../bundle/query-bundle.ts';
 import type { ClientCriteria } from './filter-form.ts';
-import { clientsWithValue, namesHolding as segmentNamesHolding } from './key-search.ts';
+import { clientsWithValue, oneListKey, namesHolding as segmentNamesHolding, type FragmentOf } from './key-search.ts';
 import { registrantsNamed } from './registrant-names.ts';
+import { bitmapSelection, joinedSelection, listedSelection, type Selection } from './selection.ts';
 
 /**
  * The clients that match every criterion (contract section 9), as their global indexes ascending (id
@@ -13,33 +14,32 @@ import { registrantsNamed } from './registrant-names.ts';
  *
  * `pause` is called once the lists are read, so that a server answers others before this one's pages.
  */
-export async function selectClients(bundle: QueryBundle, criteria: ClientCriteria, pause: () => Promise<void>): Promise<Int32Array | undefined> {
+export async function selectClients(bundle: QueryBundle, criteria: ClientCriteria, pause: () => Promise<void>): Promise<Selection | undefined> {
   if (Object.keys(criteria).length === 0) return undefined;
-  if (criteria.id === null || criteria.registrantId === null) return EMPTY;
+  const total = bundle.manifest.clients;
+  if (criteria.id === null || criteria.registrantId === null) return listedSelection(EMPTY, total);
   // An id names one client at most: found through its chunk, without the index when nothing else is asked.
   let only: number | undefined;
   if (criteria.id !== undefined) {
     only = await bundle.findClient(criteria.id);
-    if (only < 0) return EMPTY;
-    if (Object.keys(criteria).length === 1) return Int32Array.of(only);
+    if (only < 0) return listedSelection(EMPTY, total);
+    if (Object.keys(criteria).length === 1) return listedSelection(Int32Array.of(only), total);
   }
   const registrants = criteria.registrantName === undefined ? undefined : await registrantIdsNamed(bundle, criteria.registrantName);
-  if (registrants?.length === 0) return EMPTY;
+  if (registrants?.length === 0) return listedSelection(EMPTY, total);
   // Every segment at once: at the edge each fragment is a request of its own, and they need not wait on each other.
   const { segments } = bundle.manifest;
   const parts = await Promise.all(
-    segments.map(async (segment, s) => {
-      if (only !== undefined && (only < segment.start || only >= segment.start + segment.count)) return EMPTY;
-      const found = await matchSegment(bundle, s, criteria, registrants, only === undefined ? undefined : only - segment.start);
-      // The first segment's local indexes are global ones: no loop over its tens of thousands.
-      if (segment.start === 0) return found;
-      const part = new Int32Array(found.length);
-      for (let i = 0; i < found.length; i++) part[i] = segment.start + found[i]!;
-      return part;
+    segments.map((segment, s) => {
+      if (only !== undefined && (only < segment.start || only >= segment.start + segment.count)) return listedSelection(EMPTY, segment.count);
+      return matchSegment(bundle, s, criteria, registrants, only === undefined ? undefined : only - segment.start);
     }),
   );
   await pause();
-  return concat(parts);
+  return joinedSelection(
+    parts,
+    segments.map((segment) => segment.start),
+  );
 }
 
 const EMPTY = new Int32Array(0);
@@ -52,12 +52,18 @@ const VALUES: readonly [keyof ClientCriteria, ValueField][] = [
   ['registrantId', 'registrant'],
 ];
 
-/** The local indexes of a segment's clients that match, ascending: each criterion's list, read in parallel, intersected. */
-async function matchSegment(bundle: QueryBundle, s: number, criteria: ClientCriteria, registrants: number[] | undefined, only: number | undefined): Promise<Int32Array> {
+/**
+ * The segment's clients that match (local indexes): each criterion's list, read in parallel,
+ * intersected; a criterion that is one list alone (a value, a name of one or two bytes, a common word)
+ * is that list as the segment keeps it, a bitmap left undecoded.
+ */
+async function matchSegment(bundle: QueryBundle, s: number, criteria: ClientCriteria, registrants: number[] | undefined, only: number | undefined): Promise<Selection> {
   const fragmentOf = (key: string) => bundle.keyFragment(s, key);
+  const segment = bundle.manifest.segments[s]!;
+  const lone = loneKey(criteria, segment);
+  if (lone !== undefined) return keptList(fragmentOf, lone, segment.count);
   const lists: Promise<Int32Array>[] = [];
   if (only !== undefined) lists.push(Promise.resolve(Int32Array.of(only)));
-  const segment = bundle.manifest.segments[s]!;
   if (criteria.clientName !== undefined) lists.push(segmentNamesHolding(fragmentOf, criteria.clientName, segment.maxNameBytes, segment.keys.firstKeys, segment.words));
   for (const [key, field] of VALUES) {
     const value = criteria[key] as string | number | undefined;
@@ -68,7 +74,26 @@ async function matchSegment(bundle: QueryBundle, s: number, criteria: ClientCrit
   found.sort((a, b) => a.length - b.length);
   let result = found[0]!;
   for (let i = 1; i < found.length && result.length > 0; i++) result = intersect(result, found[i]!);
-  return result;
+  return listedSelection(result, segment.count);
+}
+
+/** The key of the one list that is the whole answer in a segment, when the criteria are one such list. */
+function loneKey(criteria: ClientCriteria, segment: { maxNameBytes: number; words?: readonly string[] }): string | undefined {
+  const given = Object.keys(criteria);
+  if (given.length !== 1) return undefined;
+  const { clientName } = criteria;
+  if (clientName !== undefined) return clientName.length > 0 && clientName.length <= segment.maxNameBytes ? oneListKey(clientName, segment.words) : undefined;
+  const value = VALUES.find(([key]) => key === given[0]);
+  return value === undefined ? undefined : valueKey(value[1], criteria[value[0]] as string | number);
+}
+
+/** A list as the segment keeps it: a bitmap as it is, other lists decoded. */
+async function keptList(fragmentOf: FragmentOf, key: string, count: number): Promise<Selection> {
+  const fragment = await fragmentOf(key);
+  const index = fragment?.indexOf(key) ?? -1;
+  if (index < 0) return listedSelection(EMPTY, count);
+  const bitmap = fragment!.bitmap(index);
+  return bitmap === undefined ? listedSelection(fragment!.locals(index), count) : bitmapSelection(bitmap.bits, bitmap.first);
 }
 
 /** The entries of `a` also in `b` (both ascending). */

@@ -3,6 +3,7 @@ import { readingThrough, type OrderFragments, type PagedOrder } from './paged-or
 import { orderPlan, walkGroup, type OrderPlan } from './order-groups.ts';
 import { groupsAround } from './order-runs.ts';
 import { scanSelection } from './selection-scan.ts';
+import { listedSelection, type Selection } from './selection.ts';
 
 export type { OrderFragments, PagedOrder };
 
@@ -21,13 +22,17 @@ export function orderAll(source: OrderFragments, terms: readonly SortTerm[]): Pa
   return { count: total, bytes: 0, slice: (from, to, read) => pageOf(readingThrough(source, read), plan, Math.max(0, from), Math.min(to, total)) };
 }
 
-/** The selected clients (ascending client numbers) in the order of the terms. */
-export function orderSelected(source: OrderFragments, selected: Int32Array, terms: readonly SortTerm[]): PagedOrder {
+/** The selected clients (ascending client numbers, or a selection of them) in the order of the terms. */
+export function orderSelected(source: OrderFragments, selected: Int32Array | Selection, terms: readonly SortTerm[]): PagedOrder {
+  if (selected instanceof Int32Array && selected.length > 0 && (selected[0]! < 0 || selected.at(-1)! >= source.total)) {
+    throw new TypeError(`Expected client numbers from 0 to ${source.total - 1}, not ${selected[0]} to ${selected.at(-1)}`);
+  }
+  const selection = selected instanceof Int32Array ? listedSelection(selected, source.total) : selected;
   const plan = orderPlan(terms);
-  if (plan.first === undefined) return idOrder(selected.length, plan.idDescending, (place) => selected[place]!, selected.byteLength);
+  if (plan.first === undefined) return idOrder(selection.count, plan.idDescending, (place) => selection.at(place), selection.bytes);
   // Every client selected: a page reads only its own fragments.
-  if (selected.length === source.total) return orderAll(source, terms);
-  return scanSelection(source, selected, plan);
+  if (selection.count === source.total) return orderAll(source, terms);
+  return scanSelection(source, selection, plan);
 }
 
 function idOrder(count: number, descending: boolean, at: (place: number) => number, bytes: number): PagedOrder {

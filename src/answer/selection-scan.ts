@@ -1,7 +1,7 @@
-import { sortedIndexOf } from '../bundle/sorted-arrays.ts';
 import { readingThrough, type OrderFragments, type PagedOrder } from './paged-order.ts';
 import { walkGroup, type GroupEntries, type OrderPlan } from './order-groups.ts';
 import { groupsAround } from './order-runs.ts';
+import type { Selection } from './selection.ts';
 
 /**
  * Some of the clients in the order of T1 (then T2, then id): T1's groups of equal values read one
@@ -18,18 +18,14 @@ interface Leg {
   backwards: boolean;
 }
 
-export function scanSelection(source: OrderFragments, selected: Int32Array, plan: OrderPlan): PagedOrder {
+export function scanSelection(source: OrderFragments, selected: Selection, plan: OrderPlan): PagedOrder {
   const { total, places } = source;
   const { field, descending } = plan.first!;
-  if (selected.length > 0 && (selected[0]! < 0 || selected.at(-1)! >= total)) {
-    throw new TypeError(`Expected client numbers from 0 to ${total - 1}, not ${selected[0]} to ${selected.at(-1)}`);
-  }
   const leading = field === 'date' ? source.nullDates : 0;
   const legs: Leg[] = !descending
     ? [{ low: 0, high: total, backwards: false }]
     : [...(leading > 0 ? [{ low: 0, high: leading, backwards: false }] : []), { low: leading, high: total, backwards: true }];
-  const member = membership(selected, total);
-  let produced = new Int32Array(Math.min(selected.length, 64));
+  let produced = new Int32Array(Math.min(selected.count, 64));
   let count = 0;
   let leg = 0;
   // The next place to read: forwards, the place itself; backwards, the place after it. Always a group's edge.
@@ -41,9 +37,9 @@ export function scanSelection(source: OrderFragments, selected: Int32Array, plan
   let target = 0;
 
   const keep = (client: number): boolean => {
-    if (!member.has(client)) return true;
+    if (!selected.has(client)) return true;
     if (count === produced.length) {
-      const grown = new Int32Array(Math.min(selected.length, 2 * produced.length));
+      const grown = new Int32Array(Math.min(selected.count, 2 * produced.length));
       grown.set(produced);
       produced = grown;
     }
@@ -83,7 +79,7 @@ export function scanSelection(source: OrderFragments, selected: Int32Array, plan
         const stop = Math.min(length, high - first);
         for (let s = place - first; count < to; ) {
           let m = s;
-          while (m < stop && !member.has(clients[m]!)) m++;
+          while (m < stop && !selected.has(clients[m]!)) m++;
           let g = Math.min(m, length - 1);
           while (g > s && starts[g] !== 1) g--;
           let e = m + 1;
@@ -106,7 +102,7 @@ export function scanSelection(source: OrderFragments, selected: Int32Array, plan
         const stop = Math.max(0, low - first);
         for (let e = place - first; count < to; ) {
           let m = e - 1;
-          while (m >= stop && !member.has(clients[m]!)) m--;
+          while (m >= stop && !selected.has(clients[m]!)) m--;
           let g = Math.max(m, 0);
           while (g > 0 && starts[g] !== 1) g--;
           let end = Math.max(m, 0) + 1;
@@ -127,42 +123,20 @@ export function scanSelection(source: OrderFragments, selected: Int32Array, plan
         }
       }
     }
-    if (leg === legs.length && count !== selected.length) throw new Error(`the order fragments hold ${count} of the ${selected.length} selected clients`);
+    if (leg === legs.length && count !== selected.count) throw new Error(`the order fragments hold ${count} of the ${selected.count} selected clients`);
   };
 
   return {
-    count: selected.length,
+    count: selected.count,
     get bytes() {
-      return selected.byteLength + produced.byteLength + member.bytes();
+      return selected.bytes + produced.byteLength;
     },
     async slice(from, to, read) {
-      const end = Math.min(to, selected.length);
+      const end = Math.min(to, selected.count);
       // One scan at a time: two pages asked at once would otherwise read the same groups twice.
       const done = (queue = queue.catch(() => undefined).then(() => advance(end, readingThrough(source, read))));
       await done;
       return Array.from(produced.subarray(Math.max(0, from), Math.min(end, count)));
     },
-  };
-}
-
-/**
- * Whether a client is selected: found by halving the selection while few places have been asked
- * about (a page of a large selection asks a few hundred), then from a bitmap of one bit a client
- * once asking costs as much as making it (a cold isolate spent 3 to 5 ms making a bitmap of
- * 22,426 clients).
- */
-function membership(selected: Int32Array, total: number): { has(client: number): boolean; bytes(): number } {
-  let bits: Uint8Array | undefined;
-  let asked = 0;
-  return {
-    has(client) {
-      if (bits === undefined && ++asked > selected.length / 16) {
-        bits = new Uint8Array(Math.ceil(total / 8));
-        for (let i = 0; i < selected.length; i++) bits[selected[i]! >>> 3]! |= 1 << (selected[i]! & 7);
-      }
-      if (bits !== undefined) return (bits[client >>> 3]! & (1 << (client & 7))) !== 0;
-      return sortedIndexOf(selected, client) >= 0;
-    },
-    bytes: () => bits?.byteLength ?? 0,
   };
 }

@@ -1,6 +1,6 @@
 import { decodeSections, encodeSections } from './sections.ts';
-import { buildLists, decodeLocals, type AddOccurrence } from './key-lists.ts';
-import { buildPositionLists, decodeOccurrences, matchesAt, type Matches, type Occurrences } from './position-lists.ts';
+import { bitmapOf, buildLists, decodeLocals, type AddOccurrence } from './key-lists.ts';
+import { buildPositionLists, confirmMatchesAt, decodeOccurrences, matchesAt, type Matches, type Occurrences } from './position-lists.ts';
 import { upperBound } from './sorted-arrays.ts';
 import { encodeTextList, textStart, type TextList } from './text-list.ts';
 
@@ -139,7 +139,7 @@ function nameEntries(names: TextList): Entry[] {
 }
 
 /** Whether a byte is part of a word: a letter, a digit, or a byte of a character beyond ASCII. */
-const inWord = (byte: number) => (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte >= 0x80;
+export const inWord = (byte: number) => (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte >= 0x80;
 
 /** The words of 3 bytes or more that at least one name in `WORD_SHARE` holds, ascending, in key characters. */
 function commonWords(names: TextList): string[] {
@@ -247,6 +247,8 @@ export interface KeyFragment {
   listBytes(index: number): number;
   /** The list at `index` of a 1- or 2-byte name key or a value key: ascending local indexes. */
   locals(index: number): Int32Array;
+  /** That list's bits, when it is kept as a bitmap (key-lists.ts), undecoded: bit k of byte j is local index `first` + 8j + k. */
+  bitmap(index: number): { bits: Uint8Array; first: number } | undefined;
   /** The list at `index` of a 3-byte name key: every occurrence, by local index then byte position. */
   occurrences(index: number): Occurrences;
   /** The matches of the 3-byte key at `index` found at `offset` of a pattern; given `within`, those of it that key confirms, in place (position-lists.ts). */
@@ -291,7 +293,9 @@ export function decodeKeyFragment(bytes: Uint8Array, file: string): KeyFragment 
     },
     listBytes: (index) => listStarts[index + 1]! - listStarts[index]!,
     locals: (index) => decodeLocals(lists, listStarts[index]!, listStarts[index + 1]!, file),
+    bitmap: (index) => bitmapOf(lists, listStarts[index]!, listStarts[index + 1]!),
     occurrences: (index) => decodeOccurrences(lists, listStarts[index]!, listStarts[index + 1]!, file),
-    matchesAt: (index, offset, within) => matchesAt(lists, listStarts[index]!, listStarts[index + 1]!, offset, within, file),
+    matchesAt: (index, offset, within) =>
+      within === undefined ? matchesAt(lists, listStarts[index]!, listStarts[index + 1]!, offset, file) : confirmMatchesAt(lists, listStarts[index]!, listStarts[index + 1]!, offset, within, file),
   };
 }

@@ -78,67 +78,112 @@ export interface Matches {
 }
 
 /**
- * The matches of a trigram found at `offset` of a pattern (each occurrence shifted back by the offset)
- * from the `POSITIONS` list (bytes `from` to `to` of `bytes`); given the matches of other trigrams
- * (`within`), those of them it confirms, kept in place. Decoded and compared in one pass, which jumps
- * over the blocks before the next match and ends where the matches do: the list is never written out.
+ * The matches of a trigram found at `offset` of a pattern: each occurrence of the `POSITIONS` list
+ * (bytes `from` to `to` of `bytes`) shifted back by the offset, those that would start before the name
+ * left out. The first list of a search, decoded whole; the others only confirm (`confirmMatchesAt`).
  */
-export function matchesAt(bytes: Uint8Array, from: number, to: number, offset: number, within: Matches | undefined, file: string): Matches {
-  if (bytes[from] !== POSITIONS) throw new Error(`${file}: a list of kind ${bytes[from]} where a list of positions was expected`);
-  const tableEnd = readVarint(bytes, from + 1) + varintEnd;
+export function matchesAt(bytes: Uint8Array, from: number, to: number, offset: number, file: string): Matches {
+  checkPositions(bytes, from, file);
+  const first = readVarint(bytes, from + 1) + varintEnd;
   // Two bytes at least an occurrence.
-  const most = (to - tableEnd) >>> 1;
-  const found = within ?? { locals: new Int32Array(most), starts: new Int32Array(most), count: 0 };
-  const count = found.count;
-  // The next skip: the client before its block, and where the rest of it is read.
-  let skip = varintEnd;
-  let skipLocal = skip < tableEnd ? readVarint(bytes, skip) : NO_SKIP;
-  let skipRest = varintEnd;
-  let skipTo = tableEnd;
-  let i = 0;
+  const most = (to - first) >>> 1;
+  const locals = new Int32Array(most);
+  const starts = new Int32Array(most);
   let kept = 0;
   let local = -1;
   let position = 0;
-  for (let at = tableEnd; at < to; ) {
-    if (within !== undefined) {
-      if (i === count) break;
-      // Jumps to the last block that starts after an occurrence before the next match's client.
-      while (skipLocal < found.locals[i]!) {
-        skipTo += readVarint(bytes, skipRest);
-        skip = varintEnd;
-        if (skipTo > at) {
-          at = skipTo;
-          local = skipLocal;
-        }
-        skipLocal = skip < tableEnd ? skipLocal + readVarint(bytes, skip) : NO_SKIP;
-        skipRest = varintEnd;
-      }
-    }
-    let gap = bytes[at++]!;
-    if (gap >= 0x80) {
-      gap = readVarint(bytes, at - 1);
-      at = varintEnd;
-    }
-    let value = bytes[at++]!;
-    if (value >= 0x80) {
-      value = readVarint(bytes, at - 1);
-      at = varintEnd;
-    }
+  for (let at = first; at < to; ) {
+    const gap = readOccurrence(bytes, at);
+    const value = occurrenceValue;
+    at = occurrenceEnd;
     local += gap;
     position = gap === 0 ? position + value : value;
-    const start = position - offset;
-    if (start < 0) continue;
-    if (within !== undefined) {
-      // Past the matches before this occurrence; keeps the one it confirms.
-      while (i < count && (found.locals[i]! < local || (found.locals[i] === local && found.starts[i]! < start))) i++;
-      if (i === count || found.locals[i] !== local || found.starts[i] !== start) continue;
-      i++;
+    if (position >= offset) {
+      locals[kept] = local;
+      starts[kept++] = position - offset;
     }
-    found.locals[kept] = local;
-    found.starts[kept++] = start;
+  }
+  return { locals, starts, count: kept };
+}
+
+/**
+ * Of the matches `found` (of other trigrams), those the trigram of the `POSITIONS` list confirms at
+ * `offset` of the pattern, kept in place. Led by the matches: for each, the skip table jumps to the
+ * last block that starts after an occurrence of a client before the match's, and the occurrences are
+ * decoded from there up to the match (64 at most), so that few matches cost a few blocks, whatever the
+ * list's length. One loop of its own, apart from the first list's: a fresh instance compiles each
+ * for what it does, and neither meets code the other has not run.
+ */
+export function confirmMatchesAt(bytes: Uint8Array, from: number, to: number, offset: number, found: Matches, file: string): Matches {
+  checkPositions(bytes, from, file);
+  const tableBytes = readVarint(bytes, from + 1);
+  const tableEnd = varintEnd + tableBytes;
+  const { locals, starts, count } = found;
+  // The next skip: the client before its block (NO_SKIP past the table), and where the rest of it is read.
+  let skipLocal = tableBytes > 0 ? readVarint(bytes, varintEnd) : NO_SKIP;
+  let skipRest = varintEnd;
+  let skipTo = tableEnd;
+  let at = tableEnd;
+  let local = -1;
+  let start = 0;
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const wanted = locals[i]!;
+    const wantedStart = starts[i]!;
+    while (skipLocal < wanted) {
+      skipTo += readVarint(bytes, skipRest);
+      const next = varintEnd;
+      if (skipTo > at) {
+        at = skipTo;
+        local = skipLocal;
+      }
+      skipLocal = next < tableEnd ? skipLocal + readVarint(bytes, next) : NO_SKIP;
+      skipRest = varintEnd;
+    }
+    // On to the first occurrence at or after the match (start: its position shifted back by the offset).
+    while (local < wanted || (local === wanted && start < wantedStart)) {
+      if (at >= to) {
+        found.count = kept;
+        return found;
+      }
+      const gap = readOccurrence(bytes, at);
+      const value = occurrenceValue;
+      at = occurrenceEnd;
+      local += gap;
+      start = gap === 0 ? start + value : value - offset;
+    }
+    if (local === wanted && start === wantedStart) {
+      locals[kept] = wanted;
+      starts[kept++] = wantedStart;
+    }
   }
   found.count = kept;
   return found;
+}
+
+/** The value (position, or gap of position) and the end of the occurrence `readOccurrence` read last: a reader's cursor, so that a read makes no object. */
+let occurrenceValue = 0;
+let occurrenceEnd = 0;
+
+/** The occurrence at `at`: its gap of local index (returned) and value, each a varint, most often of one byte, read in place. */
+function readOccurrence(bytes: Uint8Array, at: number): number {
+  let gap = bytes[at++]!;
+  if (gap >= 0x80) {
+    gap = readVarint(bytes, at - 1);
+    at = varintEnd;
+  }
+  let value = bytes[at++]!;
+  if (value >= 0x80) {
+    value = readVarint(bytes, at - 1);
+    at = varintEnd;
+  }
+  occurrenceValue = value;
+  occurrenceEnd = at;
+  return gap;
+}
+
+function checkPositions(bytes: Uint8Array, from: number, file: string): void {
+  if (bytes[from] !== POSITIONS) throw new Error(`${file}: a list of kind ${bytes[from]} where a list of positions was expected`);
 }
 
 /** A trigram's occurrences: each one's local index and byte position, ascending by both. */
@@ -148,6 +193,6 @@ export interface Occurrences {
 }
 
 export function decodeOccurrences(bytes: Uint8Array, from: number, to: number, file: string): Occurrences {
-  const found = matchesAt(bytes, from, to, 0, undefined, file);
+  const found = matchesAt(bytes, from, to, 0, file);
   return { locals: found.locals.subarray(0, found.count), positions: found.starts.subarray(0, found.count) };
 }
