@@ -1,4 +1,5 @@
 import { PAGE_SIZE, REGISTRANT_PATH_PREFIX as REGISTRANTS_PATH } from '../../src/contract.ts';
+import { commonest, wordsOf } from '../../src/warm-up/common-pieces.ts';
 import { searchText } from '../../src/bundle/search-text.ts';
 import type { FirstRequest } from './first-requests.ts';
 import type { InputClient } from './input-clients.ts';
@@ -15,10 +16,10 @@ export function firstRegistrantRequests(clients: readonly InputClient[]): FirstR
   const names = registrants.map((registrant) => searchText(registrant.name));
   const total = registrants.length;
   const middlePage = Math.max(1, Math.ceil(Math.ceil(total / PAGE_SIZE) / 2));
-  const word = commonest(names.map((name) => [...new Set(name.split(/[^A-Z0-9]+/).filter((part) => part.length >= 3))]));
+  const word = commonest(names, wordsOf);
   const named = registrants.filter((_, i) => names[i]!.includes(word));
-  const state = commonest(named.map((registrant) => (typeof registrant.state === 'string' ? [registrant.state] : [])));
-  const country = commonest(named.map((registrant) => (typeof registrant.country === 'string' ? [registrant.country] : [])));
+  const state = commonest(named, (registrant) => (typeof registrant.state === 'string' ? [registrant.state] : []));
+  const country = commonest(named, (registrant) => (typeof registrant.country === 'string' ? [registrant.country] : []));
   const instants = registrants.map((registrant) => instantOf(registrant.dt_updated)).filter((instant) => !Number.isNaN(instant)).sort((a, b) => a - b);
   const day = new Date(instants[Math.floor(instants.length / 2)] ?? 0).toISOString().slice(0, 10);
   // Midnight UTC, with its offset: the instant is the same whatever time zone reads it.
@@ -55,14 +56,4 @@ const orderOf = (registrant: Registrant) => (typeof registrant.dt_updated === 's
 /** An instant in milliseconds (microseconds cut off: the bound the requests use is a whole second); NaN when none. */
 function instantOf(value: string | null | undefined): number {
   return typeof value === 'string' ? Date.parse(value) : Number.NaN;
-}
-
-/** The piece that the most lists hold; ties to the first in code-unit order. */
-function commonest(lists: readonly string[][]): string {
-  const counts = new Map<string, number>();
-  for (const list of lists) for (const piece of list) counts.set(piece, (counts.get(piece) ?? 0) + 1);
-  let best = '';
-  let bestCount = -1;
-  for (const [piece, count] of counts) if (count > bestCount || (count === bestCount && piece < best)) [best, bestCount] = [piece, count];
-  return best;
 }

@@ -55,13 +55,17 @@ function bundle(file: string, options: Esbuild.BuildOptions): string {
   return result.outputFiles![0]!.text;
 }
 
+let warmUpText: string | undefined;
+
 /**
  * What the programs that run the answerer carry: the warm-up bundle (warm-up/warm-up-bundle.ts), as the global
  * constant `LDA_WARM_UP` their entries read (esbuild's define puts the value in its place). Also for
  * the bench, whose Worker must start as the deployed one does.
  */
 export function answererDefines(): Record<string, string> {
-  return { LDA_WARM_UP: JSON.stringify(warmUpBundle()) };
+  // Made once a process: the Worker and the Fetch handler carry the same one.
+  warmUpText ??= JSON.stringify(warmUpBundle());
+  return { LDA_WARM_UP: warmUpText };
 }
 
 /** The program named, bundled from the sources. */
