@@ -10,6 +10,7 @@ import { clientText, listPage } from './list-answer.ts';
 import { LIST_ENGINES, type OrderedRecords } from './list-engines.ts';
 import { LIST_RESOURCES, type ListResource } from './list-resource.ts';
 import { orderingTerms } from './ordering-terms.ts';
+import { PageCache } from './page-cache.ts';
 import { ResultCache } from './result-cache.ts';
 
 /**
@@ -37,15 +38,16 @@ export interface Reply {
 export interface AnswererOptions {
   /** Called between long steps of one answer, so that a server can answer others meanwhile. */
   pause?: () => Promise<void>;
-  /** Keep the orders of the latest searches for their next pages (result-cache.ts); on by default. */
+  /** Keep the orders of the latest searches for their next pages (result-cache.ts) and the latest pages (page-cache.ts); on by default. */
   cacheResults?: boolean;
   /** How long a read of a bundle file may take before the answer is a 500 naming it (10 s by default). */
   readMs?: number;
   /**
-   * What the instance may keep, in bytes: the bundle's files (bundle/query-bundle.ts) and the results
-   * (result-cache.ts). By default a Worker's: files 20 + 12 MiB, results 8 MiB.
+   * What the instance may keep, in bytes: the bundle's files (bundle/query-bundle.ts), the results
+   * (result-cache.ts) and the pages (page-cache.ts). By default a Worker's: files 20 + 12 MiB, results
+   * 8 MiB, pages 4 MiB.
    */
-  keep?: { files: KeptBytes; results: number };
+  keep?: { files: KeptBytes; results: number; pages: number };
   /** Whether each file read is checked against its name (by default): false for a reader whose files were all checked before. */
   checkReads?: boolean;
 }
@@ -67,7 +69,14 @@ export const TARGET_TOO_LONG = `Request target too long: at most ${MAX_TARGET_LE
 
 export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): Answerer {
   const pause = options.pause ?? (async () => {});
-  let results = newResults();
+  // What an answer keeps for the next belongs to the bundle it was answered from: an answer of a
+  // build being replaced must not leave an order or a page among the newer build's.
+  const kept = new WeakMap<QueryBundle, Kept>();
+  const keptOf = (opened: QueryBundle) => {
+    let found = kept.get(opened);
+    if (found === undefined) kept.set(opened, (found = newKept()));
+    return found;
+  };
   let opened: Promise<QueryBundle> | undefined;
   let bundle: QueryBundle | undefined;
   const opening: OpenOptions = { readMs: options.readMs, budgets: options.keep?.files, checkReads: options.checkReads };
@@ -85,14 +94,17 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
         if (bundle === stale) {
           opened = Promise.resolve(found);
           bundle = found;
-          results = newResults();
         }
         return found;
       })
       .finally(() => (reopening = undefined)));
 
-  function newResults() {
-    return new ResultCache<OrderedRecords>(options.cacheResults === false ? 0 : options.keep?.results);
+  function newKept(): Kept {
+    const off = options.cacheResults === false;
+    return {
+      results: new ResultCache<OrderedRecords>(off ? 0 : options.keep?.results),
+      pages: new PageCache(off ? 0 : (options.keep?.pages ?? PAGES_BYTES)),
+    };
   }
 
   return {
@@ -103,12 +115,12 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
       // The manifest first: the headers of every answer, errors included, are the build's.
       const found = await open();
       try {
-        return await answerWith(found.forAnswer(), method, target, conditions);
+        return await answerWith(found, method, target, conditions);
       } catch (error) {
         if (!(error instanceof BundleFileError)) throw error;
         const newer = error.problem === 'missing' ? await reopen(found).catch(() => undefined) : undefined;
         if (newer === undefined) return failure(error);
-        return answerWith(newer.forAnswer(), method, target, conditions).catch((again: unknown) => {
+        return answerWith(newer, method, target, conditions).catch((again: unknown) => {
           if (again instanceof BundleFileError) return failure(again);
           throw again;
         });
@@ -116,15 +128,17 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
     },
   };
 
-  async function answerWith(found: QueryBundle, method: string, target: string, conditions: Conditions): Promise<Reply> {
+  /** The answer from `opened` (the bundle of a build), through a view of this answer's own. */
+  async function answerWith(opened: QueryBundle, method: string, target: string, conditions: Conditions): Promise<Reply> {
+    const found = opened.forAnswer();
     const { preflight, etag } = found.manifest;
     if (target.length > MAX_TARGET_LENGTH) return detailOf(found, 414, TARGET_TOO_LONG);
     if (method === 'OPTIONS' && preflight !== undefined) return { status: preflight.status, headers: { ...preflight.headers }, body: '' };
-    const reply = await answerOf(found, method, target);
+    const reply = await answerOf(found, keptOf(opened), method, target);
     return etag === undefined || reply.status !== 200 ? reply : conditional(reply, etag, conditions.ifNoneMatch);
   }
 
-  async function answerOf(found: QueryBundle, method: string, target: string): Promise<Reply> {
+  async function answerOf(found: QueryBundle, kept: Kept, method: string, target: string): Promise<Reply> {
     const headers = found.manifest.headers ?? API_HEADERS;
     const detail = (status: number, text: string) => detailOf(found, status, text);
     // CONNECT names a host to tunnel to, never a path of the API; Deno hands it on as the URL of that
@@ -142,7 +156,8 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
     const format = values.get('format') ?? '';
     if (!(found.manifest.formats as string[]).includes(format)) return detail(404, 'Not found.');
     if (route.kind === 'list') {
-      const body = await listBody(found, route.resource, pairs, values);
+      const query = rawQuery ?? '';
+      const body = kept.pages.get(route.resource.kind, query) ?? (await listBody(found, kept, route.resource, query, pairs, values));
       if (typeof body === 'object') return { status: 400, headers: { ...headers }, body: body.errorBody };
       return body === undefined ? detail(404, 'Invalid page.') : { status: 200, headers: { ...headers }, body };
     }
@@ -151,7 +166,7 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
   }
 
   /** A list page's body, undefined for a page past the last, or the filters' 400 body. */
-  async function listBody(found: QueryBundle, resource: ListResource, pairs: [string, string][], values: Map<string, string>): Promise<string | undefined | { errorBody: string }> {
+  async function listBody(found: QueryBundle, { results, pages }: Kept, resource: ListResource, query: string, pairs: [string, string][], values: Map<string, string>): Promise<string | undefined | { errorBody: string }> {
     const filters = readFilters(values, found.manifest.choices, resource.filters);
     if ('errorBody' in filters) return { errorBody: filters.errorBody };
     const terms = orderingTerms(values.get('ordering'), resource.orderings);
@@ -163,9 +178,19 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
     // One that matches nothing is kept as the one empty order, in the empty results' share.
     if (records.count === 0) results.set(key, NO_RECORDS, 0, true);
     else results.set(key, records, records.bytes);
+    if (body !== undefined) pages.set(resource.kind, query, records.count, body);
     return body;
   }
 }
+
+/** What an answerer keeps of a bundle's answers for the next ones. */
+interface Kept {
+  results: ResultCache<OrderedRecords>;
+  pages: PageCache;
+}
+
+/** A Worker's share for pages (page-cache.ts): about a hundred pages of 25 clients. */
+const PAGES_BYTES = 4 * 2 ** 20;
 
 /** The order of every result that matches nothing: nothing kept for each but its key and entry. */
 const NO_RECORDS: OrderedRecords = { count: 0, bytes: 0, slice: () => [] };

@@ -32,10 +32,11 @@ const answerers = new WeakMap<ServedBuild, Answerer>();
  * MiB, results 8 MiB), yet bounded, so that it stays flat whatever it is asked (issue 39 point 3).
  * Enough for the whole bundle of the registry's size (134,719 clients: an index of 15 MB, chunks and
  * registrant packs of 88 MB), so that a stream of requests reads each file once: 32 MiB of index,
- * 128 MiB of records, 32 MiB of results. Its files need no check on each read: the preview checked
+ * 128 MiB of records, 32 MiB of results; and 64 MiB of pages, some thousand pages of 25 clients
+ * asked again (page-cache.ts). Its files need no check on each read: the preview checked
  * the whole bundle before serving the build (served-build.ts).
  */
-const PREVIEW_KEEPS = { files: { index: 32 * 2 ** 20, records: 128 * 2 ** 20 }, results: 32 * 2 ** 20 };
+const PREVIEW_KEEPS = { files: { index: 32 * 2 ** 20, records: 128 * 2 ** 20 }, results: 32 * 2 ** 20, pages: 64 * 2 ** 20 };
 
 /** The answerer of a build, for a request the HTTP parser did not hand on (malformed-requests.ts). */
 export function answererOf(build: ServedBuild): Answerer {

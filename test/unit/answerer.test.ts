@@ -124,6 +124,27 @@ describe('the answerer over the query bundle of exact-3k', () => {
     expect(reads).toBe(before);
   });
 
+  it('answers a list page asked again from the pages it keeps, reading nothing, and a page of another query as before', async () => {
+    let reads = 0;
+    const counted = async (file: string) => (reads++, read(file));
+    // No file kept: whatever is answered again without a read was kept as a page.
+    const keep = (pages: number) => ({ files: { index: 0, records: 0 }, results: 0, pages });
+    const targets = ['/api/v1/clients/?client_name=ASSOC&page=2', '/api/v1/clients/?client_name=ASSOC&page=2&x=1', '/api/v1/registrants/?ordering=name'];
+    for (const pages of [1024 * 1024, 0]) {
+      const answerer = createAnswerer(counted, { keep: keep(pages) });
+      const first = await Promise.all(targets.map((target) => answerer.answer('GET', target)));
+      const before = reads;
+      const again = await Promise.all(targets.map((target) => answerer.answer('GET', target)));
+      expect(again).toEqual(first);
+      expect(reads > before).toBe(pages === 0);
+    }
+    // The two pages differ only by a parameter their links repeat: each is its own.
+    const answerer = createAnswerer(read);
+    const [plain, withX] = [await answerer.answer('GET', targets[0]!), await answerer.answer('GET', targets[1]!)];
+    expect(JSON.parse(withX.body).next).toContain('x=1');
+    expect(JSON.parse(plain.body).next).not.toContain('x=1');
+  });
+
   it('keeps the files it read within its byte budget, reading again only those it let go', async () => {
     const every = async (bundle: QueryBundle) => {
       for (let index = 0; index < bundle.manifest.clients; index++) await bundle.clientAt(index);

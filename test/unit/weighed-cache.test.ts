@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PageCache } from '../../src/answer/page-cache.ts';
 import { ResultCache } from '../../src/answer/result-cache.ts';
 import { WeighedCache } from '../../src/bundle/weighed-cache.ts';
 
@@ -43,5 +44,18 @@ describe('the result cache', () => {
     results.set('a', 'A', 0);
     results.set('b', 'B', 0, true);
     expect([results.get('a'), results.get('b'), results.bytes]).toEqual([undefined, undefined, 0]);
+  });
+});
+
+describe('the page cache', () => {
+  it('keeps the pages of lists that match something, by list and query, weighing key and body at two bytes a character', () => {
+    const pages = new PageCache(64 * 1024);
+    pages.set('client', 'client_name=A', 3, '{"count":3}');
+    pages.set('client', 'client_name=B', 0, '{"count":0}');
+    expect([pages.get('client', 'client_name=A'), pages.get('registrant', 'client_name=A'), pages.get('client', 'client_name=B')]).toEqual(['{"count":3}', undefined, undefined]);
+    expect(pages.bytes).toBeGreaterThanOrEqual(2 * ('client?client_name=A'.length + '{"count":3}'.length));
+    for (let i = 0; i < 1000; i++) pages.set('client', `page=${i}`, 1, 'x'.repeat(1000));
+    expect(pages.bytes).toBeLessThanOrEqual(64 * 1024);
+    expect([pages.get('client', 'page=999'), pages.get('client', 'page=0')]).toEqual(['x'.repeat(1000), undefined]);
   });
 });
