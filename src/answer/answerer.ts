@@ -44,10 +44,10 @@ export interface AnswererOptions {
   readMs?: number;
   /**
    * What the instance may keep, in bytes: the bundle's files (bundle/query-bundle.ts), the results
-   * (result-cache.ts) and the pages (page-cache.ts). By default a Worker's: files 20 + 12 MiB, results
-   * 8 MiB, pages 4 MiB.
+   * (result-cache.ts) and the pages (page-cache.ts). Each by default a Worker's: files 20 + 12 MiB,
+   * results 8 MiB, pages 4 MiB.
    */
-  keep?: { files: KeptBytes; results: number; pages: number };
+  keep?: { files?: KeptBytes; results?: number; pages?: number };
   /** Whether each file read is checked against its name (by default): false for a reader whose files were all checked before. */
   checkReads?: boolean;
 }

@@ -33,7 +33,8 @@ const ROUNDS = 4;
 /** Answers every target over the warm-up bundle, ROUNDS times; the statuses, in order. */
 export async function warmUp(bundle: WarmUpBundle): Promise<number[]> {
   // No deadline on reads (a timer): a Worker's global scope refuses one, and the files are the program's own.
-  const answerer = createAnswerer(async (file) => (file in bundle.files ? bytesOf(bundle.files[file]!) : undefined), { readMs: Infinity });
+  // No page kept: a page kept would answer the later rounds without running the code they are for.
+  const answerer = createAnswerer(async (file) => (file in bundle.files ? bytesOf(bundle.files[file]!) : undefined), { readMs: Infinity, keep: { pages: 0 } });
   const statuses: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     for (const target of bundle.targets) statuses.push((await answerer.answer('GET', target)).status);
