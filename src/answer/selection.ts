@@ -1,3 +1,4 @@
+import { hasBit } from '../bundle/key-lists.ts';
 import { sortedIndexOf, upperBound } from '../bundle/sorted-arrays.ts';
 
 /**
@@ -33,7 +34,7 @@ export function listedSelection(clients: Int32Array, total: number): Selection {
         bits = new Uint8Array(Math.ceil(total / 8));
         for (let i = 0; i < clients.length; i++) bits[clients[i]! >>> 3]! |= 1 << (clients[i]! & 7);
       }
-      if (bits !== undefined) return (bits[client >>> 3]! & (1 << (client & 7))) !== 0;
+      if (bits !== undefined) return hasBit(bits, client);
       return sortedIndexOf(clients, client) >= 0;
     },
     get bytes() {
@@ -72,7 +73,7 @@ export function bitmapSelection(bits: Uint8Array, first: number): Selection {
     },
     has(client) {
       const bit = client - first;
-      return bit >= 0 && bit < 8 * bits.length && (bits[bit >>> 3]! & (1 << (bit & 7))) !== 0;
+      return bit >= 0 && bit < 8 * bits.length && hasBit(bits, bit);
     },
     bytes: bits.byteLength + before.byteLength,
   };

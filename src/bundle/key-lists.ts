@@ -68,6 +68,11 @@ export function bitmapOf(bytes: Uint8Array, from: number, to: number): { bits: U
   return { bits: bytes.subarray(varintEnd, to), first };
 }
 
+/** Whether bit `bit` of a bitmap is set (bit k of byte j is bit 8j + k, as `bitmapOf`'s). */
+export function hasBit(bits: Uint8Array, bit: number): boolean {
+  return (bits[bit >>> 3]! & (1 << (bit & 7))) !== 0;
+}
+
 /**
  * The local indexes of a `GAPS` or `BITMAP` list (bytes `from` to `to` of `bytes`), ascending. A
  * fresh instance runs these loops interpreted, over tens of thousands of entries (`TI`: 59,956): a
@@ -92,15 +97,15 @@ export function decodeLocals(bytes: Uint8Array, from: number, to: number, file: 
     }
     return out.slice(0, count);
   }
-  if (kind === BITMAP) {
-    const first = readVarint(bytes, from + 1);
-    let at = varintEnd;
-    const out = new Int32Array((to - at) * 8);
+  const bitmap = bitmapOf(bytes, from, to);
+  if (bitmap !== undefined) {
+    const { bits, first } = bitmap;
+    const out = new Int32Array(bits.length * 8);
     let count = 0;
     // A byte at a time, one turn a set bit (its lowest, cleared by `byte &= byte - 1`): in a fresh
     // instance, fewer operations a bit than reading four bytes into a word.
-    for (let local = first; at < to; at++, local += 8) {
-      let byte = bytes[at]!;
+    for (let at = 0, local = first; at < bits.length; at++, local += 8) {
+      let byte = bits[at]!;
       while (byte !== 0) {
         out[count++] = local + 31 - Math.clz32(byte & -byte);
         byte &= byte - 1;

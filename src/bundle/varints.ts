@@ -18,7 +18,12 @@ export function writeVarint(bytes: Uint8Array, at: number, value: number): numbe
 /** Where the last `readVarint` ended: a reader's cursor, so that a read makes no object. */
 export let varintEnd = 0;
 
-/** The number at `at` (of at most 31 bits, as local indexes, positions and lengths are); it ends at `varintEnd`. */
+/**
+ * The number at `at` (of at most 31 bits, as local indexes, positions and lengths are); it ends at
+ * `varintEnd`. The loops over thousands of entries (key-lists.ts' `decodeLocals`, position-lists.ts'
+ * `readOccurrence`) read a value of one byte in place and call this only for a longer one: a fresh
+ * instance runs them interpreted, where the call would cost more than the byte's read.
+ */
 export function readVarint(bytes: Uint8Array, at: number): number {
   let value = 0;
   for (let shift = 0; ; shift += 7) {
