@@ -10,64 +10,76 @@ import { orderRegistrantPlaces, type OrderedRegistrants } from './registrant-ord
 /**
  * The registrants list (contract section 10) from the registrant columns (bundle/registrant-columns.ts):
  * the registrants that match every criterion, in the order of the terms (registrant-order.ts), as
- * their places in id order. Each filter narrows the places the one before kept, reading only its own
- * column; the name first (after an id), whose search reads the registrants' key index alone and
- * leaves the fewest places for the loops in JavaScript of the others. The unfiltered list reads no column at all.
+ * their places in id order. The name's search reads the registrants' key index alone and leaves the
+ * fewest places; the other filters are then tested together, in one loop over those places. Every
+ * file the answer needs before its page (the name's fragments, the columns of the filters and of
+ * the sort) is read in one wave. The unfiltered list reads no column at all.
  */
 export async function orderRegistrants(bundle: QueryBundle, criteria: Criteria, terms: readonly SortTerm[]): Promise<OrderedRegistrants> {
-  return orderRegistrantPlaces(bundle, await selectRegistrants(bundle, criteria), terms);
+  // A filtered list not in id order is sorted by the ranks (registrant-order.ts): read with the rest.
+  const sortsByRanks = Object.keys(criteria).length > 0 && terms[0]!.field !== 'id';
+  const [selected] = await Promise.all([selectRegistrants(bundle, criteria), sortsByRanks ? bundle.registrantColumn('ranks') : undefined]);
+  return orderRegistrantPlaces(bundle, selected, terms);
 }
 
 /** The places (in id order) of the registrants that match, ascending; undefined when nothing is asked. */
 async function selectRegistrants(bundle: QueryBundle, criteria: Criteria): Promise<Int32Array | undefined> {
   if (Object.keys(criteria).length === 0) return undefined;
-  let places: Int32Array | undefined;
-  if (criteria.id !== undefined) {
-    const at = typeof criteria.id === 'number' ? sortedIndexOf(await bundle.registrantColumn('ids'), criteria.id) : -1;
-    places = at < 0 ? new Int32Array(0) : Int32Array.of(at);
-  }
-  if (criteria.name instanceof Uint8Array) {
-    const named = await registrantsNamed(bundle, criteria.name);
-    // Places before this are at most the one an id names.
-    places = places === undefined ? named : named.filter((place) => places!.includes(place));
-  }
   const { states, countries } = bundle.manifest.choices;
-  for (const [field, choices] of [['state', states], ['country', countries], ['ppbCountry', countries]] as const) {
-    const value = criteria[field];
-    if (typeof value !== 'string') continue;
-    places = keepCode((await bundle.registrantColumn('codes'))[field], choices.indexOf(value), places);
-  }
+  // A value that is not a string filters nothing (filter-form.ts).
+  const codeOf = (value: unknown, choices: readonly string[]) => (typeof value === 'string' ? choices.indexOf(value) : undefined);
+  const codes = { state: codeOf(criteria.state, states), country: codeOf(criteria.country, countries), ppbCountry: codeOf(criteria.ppbCountry, countries) };
   const { updatedAfter: after, updatedBefore: before } = criteria;
-  if (typeof after === 'number' || typeof before === 'number') {
+  const ranged = typeof after === 'number' || typeof before === 'number';
+  const [byId, named, columns, updated] = await Promise.all([
+    criteria.id === undefined ? undefined : typeof criteria.id === 'number' ? bundle.registrantColumn('ids') : null,
+    criteria.name instanceof Uint8Array ? registrantsNamed(bundle, criteria.name) : undefined,
+    Object.values(codes).some((code) => code !== undefined) ? bundle.registrantColumn('codes') : undefined,
+    ranged ? bundle.registrantColumn('updated') : undefined,
+  ]);
+  let places = named;
+  if (byId !== undefined) {
+    const at = byId === null ? -1 : sortedIndexOf(byId, criteria.id as number);
+    // The one place an id names, if the name holds it too.
+    places = at < 0 || (named !== undefined && !named.includes(at)) ? new Int32Array(0) : Int32Array.of(at);
+  }
+  if (columns === undefined && updated === undefined) return places ?? everyPlace(bundle.manifest.registrants);
+  const tests: PlaceTests = {
+    codes: (['state', 'country', 'ppbCountry'] as const).flatMap((field) => (codes[field] === undefined ? [] : [{ column: columns![field], code: codes[field]! }])),
+    updated,
     // No dt_updated (NaN) is within no range.
-    places = keepWithin(await bundle.registrantColumn('updated'), typeof after === 'number' ? after : -Infinity, typeof before === 'number' ? before : Infinity, places);
-  }
-  return places ?? everyPlace(bundle.manifest.registrants);
+    after: typeof after === 'number' ? after : -Infinity,
+    before: typeof before === 'number' ? before : Infinity,
+  };
+  return keepPassing(tests, places, bundle.manifest.registrants);
 }
 
-/** Of `places` (all when undefined), those whose code is `code` (-1: no choice, which none has). */
-function keepCode(column: CodeColumn, code: number, places: Int32Array | undefined): Int32Array {
-  const kept = new Int32Array(places?.length ?? column.length);
-  let count = 0;
-  if (places === undefined) {
-    for (let place = 0; place < column.length; place++) if (column[place] === code) kept[count++] = place;
-  } else {
-    for (let i = 0; i < places.length; i++) if (column[places[i]!] === code) kept[count++] = places[i]!;
-  }
-  return kept.subarray(0, count);
+/** The filters of the columns: each code a column must hold (-1: no choice, which none holds), and the range of `updated`, both ends included. */
+interface PlaceTests {
+  codes: { column: CodeColumn; code: number }[];
+  updated: Float64Array | undefined;
+  after: number;
+  before: number;
 }
 
-/** Of `places` (all when undefined), those whose instant is from `after` to `before`, both included. */
-function keepWithin(updated: Float64Array, after: number, before: number, places: Int32Array | undefined): Int32Array {
-  const kept = new Int32Array(places?.length ?? updated.length);
-  let count = 0;
-  const total = places?.length ?? updated.length;
-  for (let i = 0; i < total; i++) {
+/**
+ * Of `places` (all `total` when undefined), those that pass every test, in one loop: a fresh
+ * instance runs it interpreted, over thousands of places (`LLP`: 5,310), once instead of once a filter.
+ */
+function keepPassing({ codes, updated, after, before }: PlaceTests, places: Int32Array | undefined, total: number): Int32Array {
+  const count = places?.length ?? total;
+  const kept = new Int32Array(count);
+  let found = 0;
+  const [first, second, third] = codes;
+  for (let i = 0; i < count; i++) {
     const place = places === undefined ? i : places[i]!;
-    const instant = updated[place]!;
-    if (instant >= after && instant <= before) kept[count++] = place;
+    if (first !== undefined && first.column[place] !== first.code) continue;
+    if (second !== undefined && second.column[place] !== second.code) continue;
+    if (third !== undefined && third.column[place] !== third.code) continue;
+    if (updated !== undefined && !(updated[place]! >= after && updated[place]! <= before)) continue;
+    kept[found++] = place;
   }
-  return kept.subarray(0, count);
+  return kept.subarray(0, found);
 }
 
 function everyPlace(count: number): Int32Array {
