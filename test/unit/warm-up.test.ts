@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { PageCache } from '../../src/answer/page-cache.ts';
 import { warmUp, warmUpQuietly } from '../../src/answer/warm-up.ts';
 import { warmUpBundle } from '../../src/warm-up/warm-up-bundle.ts';
 import { answererDefines } from '../../src/hosts/program-bundler.ts';
@@ -28,6 +29,17 @@ describe('the warm-up bundle the programs carry', () => {
     const statuses = await warmUp(bundle);
     expect(statuses.length).toBeGreaterThanOrEqual(bundle.targets.length);
     expect(new Set(statuses)).toEqual(new Set([200]));
+  });
+
+  it('runs the answer anew in every round: no round is answered from a page the one before kept', async () => {
+    const pages = vi.spyOn(PageCache.prototype, 'get');
+    try {
+      await warmUp(bundle);
+      expect(pages).toHaveBeenCalled();
+      expect(pages.mock.results.filter((result) => result.value !== undefined)).toEqual([]);
+    } finally {
+      pages.mockRestore();
+    }
   });
 
   it('is the value the programs are bundled with', () => {
