@@ -103,7 +103,7 @@ export function createAnswerer(read: ReadFile, options: AnswererOptions = {}): A
     const off = options.cacheResults === false;
     return {
       results: new ResultCache<OrderedRecords>(off ? 0 : options.keep?.results),
-      pages: new PageCache(off ? 0 : (options.keep?.pages ?? PAGES_BYTES)),
+      pages: new PageCache(off ? 0 : options.keep?.pages),
     };
   }
 
@@ -188,9 +188,6 @@ interface Kept {
   results: ResultCache<OrderedRecords>;
   pages: PageCache;
 }
-
-/** A Worker's share for pages (page-cache.ts): about a hundred pages of 25 clients. */
-const PAGES_BYTES = 4 * 2 ** 20;
 
 /** The order of every result that matches nothing: nothing kept for each but its key and entry. */
 const NO_RECORDS: OrderedRecords = { count: 0, bytes: 0, slice: () => [] };

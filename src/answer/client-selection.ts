@@ -1,7 +1,7 @@
 import { valueKey, type ValueField } from '../bundle/key-index.ts';
 import type { QueryBundle } from '../bundle/query-bundle.ts';
 import type { ClientCriteria } from './filter-form.ts';
-import { clientsWithValue, oneListKey, namesHolding as segmentNamesHolding, type FragmentOf } from './key-search.ts';
+import { clientsWithValue, findList, oneListKey, namesHolding as segmentNamesHolding, type FragmentOf } from './key-search.ts';
 import { registrantsNamed } from './registrant-names.ts';
 import { bitmapSelection, joinedSelection, listedSelection, type Selection } from './selection.ts';
 
@@ -89,11 +89,10 @@ function loneKey(criteria: ClientCriteria, segment: { maxNameBytes: number; word
 
 /** A list as the segment keeps it: a bitmap as it is, other lists decoded. */
 async function keptList(fragmentOf: FragmentOf, key: string, count: number): Promise<Selection> {
-  const fragment = await fragmentOf(key);
-  const index = fragment?.indexOf(key) ?? -1;
-  if (index < 0) return listedSelection(EMPTY, count);
-  const bitmap = fragment!.bitmap(index);
-  return bitmap === undefined ? listedSelection(fragment!.locals(index), count) : bitmapSelection(bitmap.bits, bitmap.first);
+  const list = await findList(fragmentOf, key);
+  if (list === undefined) return listedSelection(EMPTY, count);
+  const bitmap = list.fragment.bitmap(list.index);
+  return bitmap === undefined ? listedSelection(list.fragment.locals(list.index), count) : bitmapSelection(bitmap.bits, bitmap.first);
 }
 
 /** The entries of `a` also in `b` (both ascending). */

@@ -58,9 +58,15 @@ export async function clientsWithValue(fragmentOf: FragmentOf, field: ValueField
 }
 
 async function listOf(fragmentOf: FragmentOf, key: string): Promise<Int32Array> {
+  const list = await findList(fragmentOf, key);
+  return list === undefined ? new Int32Array(0) : list.fragment.locals(list.index);
+}
+
+/** The fragment that holds `key`'s list and the list's index in it; undefined when no fragment holds it (no client has the key). */
+export async function findList(fragmentOf: FragmentOf, key: string): Promise<{ fragment: KeyFragment; index: number } | undefined> {
   const fragment = await fragmentOf(key);
   const index = fragment?.indexOf(key) ?? -1;
-  return index < 0 ? new Int32Array(0) : fragment!.locals(index);
+  return index < 0 ? undefined : { fragment: fragment!, index };
 }
 
 /**

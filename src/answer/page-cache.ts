@@ -17,7 +17,8 @@ const ENTRY_BYTES = 128;
 export class PageCache {
   private readonly pages: WeighedCache<string>;
 
-  constructor(readonly budget: number) {
+  /** By default a Worker's share: about a hundred pages of 25 clients. */
+  constructor(readonly budget = 4 * 2 ** 20) {
     this.pages = new WeighedCache(budget);
   }
 

@@ -26,15 +26,17 @@ export async function orderRegistrants(bundle: QueryBundle, criteria: Criteria, 
 async function selectRegistrants(bundle: QueryBundle, criteria: Criteria): Promise<Int32Array | undefined> {
   if (Object.keys(criteria).length === 0) return undefined;
   const { states, countries } = bundle.manifest.choices;
-  // A value that is not a string filters nothing (filter-form.ts).
-  const codeOf = (value: unknown, choices: readonly string[]) => (typeof value === 'string' ? choices.indexOf(value) : undefined);
-  const codes = { state: codeOf(criteria.state, states), country: codeOf(criteria.country, countries), ppbCountry: codeOf(criteria.ppbCountry, countries) };
+  // Each choice filter asked: its column and the code of its value (a value that is not a string filters nothing, filter-form.ts).
+  const choiceFilters = ([['state', states], ['country', countries], ['ppbCountry', countries]] as const).flatMap(([field, choices]) => {
+    const value = criteria[field];
+    return typeof value === 'string' ? [{ field, code: choices.indexOf(value) }] : [];
+  });
   const { updatedAfter: after, updatedBefore: before } = criteria;
   const ranged = typeof after === 'number' || typeof before === 'number';
   const [byId, named, columns, updated] = await Promise.all([
     criteria.id === undefined ? undefined : typeof criteria.id === 'number' ? bundle.registrantColumn('ids') : null,
     criteria.name instanceof Uint8Array ? registrantsNamed(bundle, criteria.name) : undefined,
-    Object.values(codes).some((code) => code !== undefined) ? bundle.registrantColumn('codes') : undefined,
+    choiceFilters.length > 0 ? bundle.registrantColumn('codes') : undefined,
     ranged ? bundle.registrantColumn('updated') : undefined,
   ]);
   let places = named;
@@ -45,7 +47,7 @@ async function selectRegistrants(bundle: QueryBundle, criteria: Criteria): Promi
   }
   if (columns === undefined && updated === undefined) return places ?? everyPlace(bundle.manifest.registrants);
   const tests: PlaceTests = {
-    codes: (['state', 'country', 'ppbCountry'] as const).flatMap((field) => (codes[field] === undefined ? [] : [{ column: columns![field], code: codes[field]! }])),
+    codes: choiceFilters.map(({ field, code }) => ({ column: columns![field], code })),
     updated,
     // No dt_updated (NaN) is within no range.
     after: typeof after === 'number' ? after : -Infinity,

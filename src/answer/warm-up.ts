@@ -42,6 +42,14 @@ export async function warmUp(bundle: WarmUpBundle): Promise<number[]> {
   return statuses;
 }
 
+/** The warm-up bundle, put in by the program's bundler (hosts/program-bundler.ts); absent when run from the sources. */
+declare const LDA_WARM_UP: WarmUpBundle | undefined;
+
+/** The warm-up of the bundle the program carries, at its startup (quietly); nothing when it carries none. */
+export function warmUpCarried(): Promise<void> {
+  return typeof LDA_WARM_UP === 'undefined' ? Promise.resolve() : warmUpQuietly(LDA_WARM_UP);
+}
+
 /** Runs the warm-up for a program's startup: a failure is logged for the platform's logs, never thrown. */
 export function warmUpQuietly(bundle: WarmUpBundle): Promise<void> {
   return warmUp(bundle).then(

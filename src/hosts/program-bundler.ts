@@ -59,7 +59,7 @@ let warmUpText: string | undefined;
 
 /**
  * What the programs that run the answerer carry: the warm-up bundle (warm-up/warm-up-bundle.ts), as the global
- * constant `LDA_WARM_UP` their entries read (esbuild's define puts the value in its place). Also for
+ * constant `LDA_WARM_UP` that answer/warm-up.ts reads (esbuild's define puts the value in its place). Also for
  * the bench, whose Worker must start as the deployed one does.
  */
 export function answererDefines(): Record<string, string> {

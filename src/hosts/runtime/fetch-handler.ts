@@ -1,5 +1,5 @@
 import { createAnswerer } from '../../answer/answerer.ts';
-import { warmUpQuietly, type WarmUpBundle } from '../../answer/warm-up.ts';
+import { warmUpCarried } from '../../answer/warm-up.ts';
 import { BUNDLE_FOLDER } from '../../bundle/bundle-manifest.ts';
 import { answerRequest, bundleFileFrom } from './edge-requests.ts';
 
@@ -24,14 +24,11 @@ let origin = '';
 // The bundle is the deploy's /bundle/ (the emitted `public/bundle/`).
 const answerer = createAnswerer(async (file) => bundleFileFrom(await fetch(new URL(`/${BUNDLE_FOLDER}${file}`, origin)), file));
 
-/** The warm-up bundle, put in by the program's bundler (hosts/program-bundler.ts); absent when run from the sources. */
-declare const LDA_WARM_UP: WarmUpBundle | undefined;
-
 // At startup (answer/warm-up.ts): the answerer's code run once over the warm-up bundle, so that the
 // first request pays for its own work only. Not awaited at the top level: Vercel's build wraps the
 // module in a script (as the edge runtime evaluates one). Its reads are of the program's own bytes, so it is over as the module's
 // evaluation ends; the first request still waits for it, in case a platform has not run it by then.
-const warming = typeof LDA_WARM_UP === 'undefined' ? Promise.resolve() : warmUpQuietly(LDA_WARM_UP);
+const warming = warmUpCarried();
 
 export default async function answer(request: Request): Promise<Response> {
   origin = new URL(request.url).origin;

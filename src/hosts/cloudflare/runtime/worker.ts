@@ -1,5 +1,5 @@
 import { createAnswerer, type Answerer } from '../../../answer/answerer.ts';
-import { warmUpQuietly, type WarmUpBundle } from '../../../answer/warm-up.ts';
+import { warmUpCarried } from '../../../answer/warm-up.ts';
 import { answerRequest, bundleFileFrom } from '../../runtime/edge-requests.ts';
 
 /**
@@ -23,13 +23,10 @@ export interface WorkerEnv {
 // One answerer per isolate: the bundle's files it has read stay for the isolate's next requests.
 let answerer: Answerer | undefined;
 
-/** The warm-up bundle, put in by the program's bundler (hosts/program-bundler.ts); absent when run from the sources. */
-declare const LDA_WARM_UP: WarmUpBundle | undefined;
-
 // At startup, before the first request (answer/warm-up.ts): the answerer's code run once, so that a
 // fresh isolate's first answer pays for its own work only. Awaited here, in the global scope, which
 // Workers limit apart from a request's CPU time (1 s), and which allows no timer: the warm-up sets none.
-if (typeof LDA_WARM_UP !== 'undefined') await warmUpQuietly(LDA_WARM_UP);
+await warmUpCarried();
 
 export default {
   fetch(request: Request, env: WorkerEnv): Promise<Response> {
