@@ -62,5 +62,7 @@ function orderFragments(bundle: QueryBundle): OrderFragments {
     places: orders.places,
     nullDates: orders.nullDates,
     fragment: () => Promise.reject(new Error('an order read without the view of the answer asking (list-engines.ts)')),
+    // Reads nothing: what every view of the bundle holds already.
+    heldPlaces: (field) => bundle.heldOrderPlaces(field),
   };
 }

@@ -1,4 +1,5 @@
 import type { OrderField, OrderFragment } from '../bundle/order-fragments.ts';
+import type { FieldTerm } from './order-groups.ts';
 
 /** What the orders of fragment-order.ts read (the bundle's order fragments, through its cache) and what they give. */
 export interface OrderFragments {
@@ -10,6 +11,12 @@ export interface OrderFragments {
   nullDates: number;
   /** Fragment `k` (places k * places onwards) of the field's ascending order. */
   fragment(field: OrderField, k: number): Promise<OrderFragment>;
+  /**
+   * Each client's place in the field's ascending order (by client number), when it can be had
+   * without reading: an instance holding every fragment of the order (the steady state) works it out
+   * once and keeps it; a fresh one gets undefined, and reads only the fragments its page needs.
+   */
+  heldPlaces?(field: OrderField): Int32Array | undefined;
 }
 
 export interface PagedOrder {
@@ -27,4 +34,23 @@ export interface PagedOrder {
 /** The source with its fragments read through `read`, when given. */
 export function readingThrough(source: OrderFragments, read: OrderFragments['fragment'] | undefined): OrderFragments {
   return read === undefined ? source : { ...source, fragment: read };
+}
+
+/** Places [low, high) of a field's ascending order, read upwards or downwards. */
+export interface Leg {
+  low: number;
+  high: number;
+  backwards: boolean;
+}
+
+/**
+ * The legs of the order of T1: ascending, every place upwards; descending, the null dates first
+ * (places 0 to nullDates - 1, upwards), then the others from the last place down. Each is a run of
+ * whole groups.
+ */
+export function orderLegs(source: OrderFragments, { field, descending }: FieldTerm): Leg[] {
+  const { total } = source;
+  const leading = field === 'date' ? source.nullDates : 0;
+  if (!descending) return [{ low: 0, high: total, backwards: false }];
+  return [...(leading > 0 ? [{ low: 0, high: leading, backwards: false }] : []), { low: leading, high: total, backwards: true }];
 }

@@ -1,7 +1,8 @@
-import { readingThrough, type OrderFragments, type PagedOrder } from './paged-order.ts';
+import { orderLegs, readingThrough, type OrderFragments, type PagedOrder } from './paged-order.ts';
 import { walkGroup, type GroupEntries, type OrderPlan } from './order-groups.ts';
 import { groupsAround } from './order-runs.ts';
 import type { Selection } from './selection.ts';
+import { pageFromPlaces, selectedPlaces } from './placed-selection.ts';
 
 /**
  * Some of the clients in the order of T1 (then T2, then id): T1's groups of equal values read one
@@ -12,25 +13,18 @@ import type { Selection } from './selection.ts';
  * Descending, the null dates come first (places 0 to nullDates - 1, read forwards), then the others
  * from the last place back: the scan is one or two legs of places, each a run of whole groups.
  */
-interface Leg {
-  low: number;
-  high: number;
-  backwards: boolean;
-}
-
 export function scanSelection(source: OrderFragments, selected: Selection, plan: OrderPlan): PagedOrder {
   const { total, places } = source;
-  const { field, descending } = plan.first!;
-  const leading = field === 'date' ? source.nullDates : 0;
-  const legs: Leg[] = !descending
-    ? [{ low: 0, high: total, backwards: false }]
-    : [...(leading > 0 ? [{ low: 0, high: leading, backwards: false }] : []), { low: leading, high: total, backwards: true }];
+  const { field } = plan.first!;
+  const legs = orderLegs(source, plan.first!);
   let produced = new Int32Array(Math.min(selected.count, 64));
   let count = 0;
   let leg = 0;
   // The next place to read: forwards, the place itself; backwards, the place after it. Always a group's edge.
   let place = legs[0]!.backwards ? legs[0]!.high : legs[0]!.low;
   let queue: Promise<unknown> = Promise.resolve();
+  // The selected clients' places, once found (placed-selection.ts): every page is then found from them.
+  let placed: Int32Array | undefined;
 
   // The group a page ended in, and how many of its positions were walked: the next page goes on inside it.
   let partial: { start: number; walked: number } | undefined;
@@ -129,12 +123,17 @@ export function scanSelection(source: OrderFragments, selected: Selection, plan:
   return {
     count: selected.count,
     get bytes() {
-      return selected.bytes + produced.byteLength;
+      return selected.bytes + produced.byteLength + (placed?.byteLength ?? 0);
     },
     async slice(from, to, read) {
       const end = Math.min(to, selected.count);
+      const reader = readingThrough(source, read);
+      // Finding the places is worth it where the scan would ask about more places than are selected
+      // (a page found costs about a sort of the selection; a place scanned, a question).
+      if (placed === undefined && end > count && (end - count) * total > 2 * selected.count * selected.count) placed = selectedPlaces(reader, field, selected);
+      if (placed !== undefined) return pageFromPlaces(reader, plan, selected, placed, Math.max(0, from), end);
       // One scan at a time: two pages asked at once would otherwise read the same groups twice.
-      const done = (queue = queue.catch(() => undefined).then(() => advance(end, readingThrough(source, read))));
+      const done = (queue = queue.catch(() => undefined).then(() => advance(end, reader)));
       await done;
       return Array.from(produced.subarray(Math.max(0, from), Math.min(end, count)));
     },

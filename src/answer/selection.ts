@@ -13,6 +13,8 @@ export interface Selection {
   /** The client at `place` (0 to count - 1) in ascending order. */
   at(place: number): number;
   has(client: number): boolean;
+  /** Every client selected, in ascending order. */
+  each(visit: (client: number) => void): void;
   /** The bytes it holds, for the result cache's weight. */
   readonly bytes: number;
 }
@@ -36,6 +38,9 @@ export function listedSelection(clients: Int32Array, total: number): Selection {
       }
       if (bits !== undefined) return hasBit(bits, client);
       return sortedIndexOf(clients, client) >= 0;
+    },
+    each(visit) {
+      for (let i = 0; i < clients.length; i++) visit(clients[i]!);
     },
     get bytes() {
       return clients.byteLength + (bits?.byteLength ?? 0);
@@ -75,6 +80,11 @@ export function bitmapSelection(bits: Uint8Array, first: number): Selection {
       const bit = client - first;
       return bit >= 0 && bit < 8 * bits.length && hasBit(bits, bit);
     },
+    each(visit) {
+      for (let at = 0; at < bits.length; at++) {
+        for (let byte = bits[at]!; byte !== 0; byte &= byte - 1) visit(first + 8 * at + 31 - Math.clz32(byte & -byte));
+      }
+    },
     bytes: bits.byteLength + before.byteLength,
   };
 }
@@ -93,6 +103,9 @@ export function joinedSelection(parts: readonly Selection[], starts: readonly nu
     has(client) {
       const k = upperBound(starts, client) - 1;
       return k >= 0 && parts[k]!.has(client - starts[k]!);
+    },
+    each(visit) {
+      parts.forEach((part, k) => part.each((client) => visit(starts[k]! + client)));
     },
     get bytes() {
       return parts.reduce((sum, part) => sum + part.bytes, 0);

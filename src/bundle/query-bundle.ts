@@ -129,6 +129,31 @@ export class QueryBundle {
     return this.file(orderFragmentFile(this.manifest.orders, field, k), decodeOrderFragment);
   }
 
+  /**
+   * Each client's place in a field's order (client number -> place), worked out from the order's
+   * fragments when every one of them is kept now, and kept with them (four bytes a client); undefined
+   * while one is not: it never reads, so a fresh instance's first answer reads no more than its page's
+   * fragments.
+   */
+  heldOrderPlaces(field: OrderField): Int32Array | undefined {
+    const { index } = this.shared.cache;
+    const key = `${field} places`;
+    const kept = index.get<Int32Array>(key);
+    if (kept !== undefined) return kept;
+    const fragments: OrderFragment[] = [];
+    for (let k = 0; k < this.manifest.orders[field].length; k++) {
+      const fragment = index.get<OrderFragment>(orderFragmentFile(this.manifest.orders, field, k));
+      if (fragment === undefined) return undefined;
+      fragments.push(fragment);
+    }
+    const places = new Int32Array(this.manifest.clients);
+    for (const { first, clients } of fragments) {
+      for (let j = 0; j < clients.length; j++) places[clients[j]!] = first + j;
+    }
+    index.set(key, places, places.byteLength);
+    return places;
+  }
+
   /** One column of the registrants (registrant-columns.ts), read when first asked for. */
   registrantColumn<K extends RegistrantColumn>(column: K): Promise<RegistrantColumnTypes[K]> {
     return this.file(this.manifest.registrantColumns[column], (bytes, file) => decodeRegistrantColumn(column, bytes, file));

@@ -4,7 +4,9 @@ import { decodeOrderFragment, encodeOrderFragments, type OrderField, type OrderF
 import { compareCodePoints } from '../../src/bundle/registrant-columns.ts';
 import { orderRecords, type OrderSource, type TermKeys } from '../support/reference-order.ts';
 import { orderAll, orderSelected, type OrderFragments } from '../../src/answer/fragment-order.ts';
-import { walkGroup } from '../../src/answer/order-groups.ts';
+import { orderPlan, walkGroup } from '../../src/answer/order-groups.ts';
+import { pageFromPlaces, selectedPlaces } from '../../src/answer/placed-selection.ts';
+import { listedSelection } from '../../src/answer/selection.ts';
 import type { SortTerm } from '../../src/answer/ordering-terms.ts';
 
 /**
@@ -76,8 +78,11 @@ function referenceSource({ names, dates }: Clients): OrderSource {
   };
 }
 
-/** The fragments of the clients, decoded as the answerer reads them, with the reads counted. */
-function fragmentsOf({ names, dates }: Clients, places = PLACES): OrderFragments & { reads: string[] } {
+/**
+ * The fragments of the clients, decoded as the answerer reads them, with the reads counted; `held`:
+ * as an instance holding every fragment sees them, with each client's place at hand (heldPlaces).
+ */
+function fragmentsOf({ names, dates }: Clients, places = PLACES, held = false): OrderFragments & { reads: string[] } {
   const total = names.length;
   const byName = Array.from({ length: total }, (_, i) => i).sort((a, b) => compareCodePoints(names[a]!, names[b]!) || a - b);
   const ties = Uint8Array.from(byName, (client, place) => (place > 0 && names[client] === names[byName[place - 1]!] ? 1 : 0));
@@ -95,6 +100,13 @@ function fragmentsOf({ names, dates }: Clients, places = PLACES): OrderFragments
       reads.push(`${field}-${k}`);
       return fragment;
     },
+    ...(held && {
+      heldPlaces(field: OrderField) {
+        const placeOf = new Int32Array(total);
+        for (const { first, clients } of decoded[field]) clients.forEach((client, j) => (placeOf[client] = first + j));
+        return placeOf;
+      },
+    }),
   };
 }
 
@@ -191,6 +203,14 @@ describe('a group in its order by the other field and id', () => {
 describe('pages from the order fragments equal the reference order', () => {
   const clients = clientsOf(403, 7);
   const source = fragmentsOf(clients);
+  // The same order where the instance holds it whole: pages found from the selection's places.
+  const heldSource = fragmentsOf(clients, PLACES, true);
+  /** None, one, a few, one in six, half, all. */
+  const selectionsFor = (terms: readonly SortTerm[]): number[][] => {
+    const random = randomOf(terms.length * 31 + Number(terms[0]!.descending));
+    const everyone = Array.from({ length: clients.names.length }, (_, i) => i);
+    return [[], [200], [5, 77, 78, 300, 402], everyone.filter((i) => i % 6 === 1), everyone.filter(() => random() < 0.5), everyone];
+  };
 
   it('the data makes groups run over several fragments (null dates, a shared name)', () => {
     expect(source.nullDates).toBeGreaterThan(3 * PLACES);
@@ -210,11 +230,8 @@ describe('pages from the order fragments equal the reference order', () => {
       expect(await order.slice(403, 428)).toEqual([]);
     });
 
-    it(`selections, ${named(terms)}: none, one, a few, one in six, half, all; pages in turn and out of turn`, async () => {
-      const random = randomOf(terms.length * 31 + Number(terms[0]!.descending));
-      const everyone = Array.from({ length: clients.names.length }, (_, i) => i);
-      const selections = [[], [200], [5, 77, 78, 300, 402], everyone.filter((i) => i % 6 === 1), everyone.filter(() => random() < 0.5), everyone];
-      for (const chosen of selections) {
+    it(`selections, ${named(terms)}: none, one, a few, one in six, half, all; pages in turn and out of turn; scanned and from held places`, async () => {
+      for (const [source, chosen] of [heldSource, fragmentsOf(clients)].flatMap((from) => selectionsFor(terms).map((chosen) => [from, chosen] as const))) {
         const selected = Int32Array.from(chosen);
         const expected = await referenceOrder(clients, selected, terms);
         const inTurn = orderSelected(source, selected, terms);
@@ -229,6 +246,20 @@ describe('pages from the order fragments equal the reference order', () => {
         const atOnce = orderSelected(source, selected, terms);
         const [second, first] = await Promise.all([atOnce.slice(25, 50), atOnce.slice(0, 25)]);
         expect([...first, ...second]).toEqual(expected.slice(0, 50));
+      }
+    });
+  }
+
+  for (const terms of ORDERINGS.filter((terms) => terms.length > 1)) {
+    it(`pages found from the selection's places, ${named(terms)}: each page of 7 and 25 of every selection, and one past the last`, async () => {
+      const plan = orderPlan(terms);
+      for (const chosen of selectionsFor(terms)) {
+        const selected = listedSelection(Int32Array.from(chosen), clients.names.length);
+        const places = selectedPlaces(heldSource, plan.first!.field, selected)!;
+        expect(places.length).toBe(chosen.length);
+        const expected = await referenceOrder(clients, Int32Array.from(chosen), terms);
+        for (const size of [7, 25]) expect(await pagesOf({ slice: (from, to) => pageFromPlaces(heldSource, plan, selected, places, from, Math.min(to, chosen.length)) }, chosen.length, size)).toEqual(expected);
+        expect(await pageFromPlaces(heldSource, plan, selected, places, chosen.length, chosen.length + 25)).toEqual([]);
       }
     });
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildLists, decodeLocals, bitmapOf } from '../../src/bundle/key-lists.ts';
-import { bitmapSelection, joinedSelection, listedSelection } from '../../src/answer/selection.ts';
+import { bitmapSelection, joinedSelection, listedSelection, type Selection } from '../../src/answer/selection.ts';
 
 /** A list of the key index made from ascending local indexes (a bitmap where that is smaller), framed by other bytes. */
 function listOf(locals: number[]): { bytes: Uint8Array; from: number; to: number } {
@@ -8,6 +8,13 @@ function listOf(locals: number[]): { bytes: Uint8Array; from: number; to: number
   const bytes = new Uint8Array(list!.length + 8).fill(0xff);
   bytes.set(list!, 4);
   return { bytes, from: 4, to: 4 + list!.length };
+}
+
+/** The clients `each` visits, in its order. */
+function everyOf(selection: Selection): number[] {
+  const clients: number[] = [];
+  selection.each((client) => clients.push(client));
+  return clients;
 }
 
 describe('a selection kept as the bitmap it was read as', () => {
@@ -25,6 +32,7 @@ describe('a selection kept as the bitmap it was read as', () => {
       expect([...decodeLocals(bytes, from, to, 'test.bin')]).toEqual(locals);
       expect(selection.count).toBe(locals.length);
       expect(Array.from({ length: selection.count }, (_, place) => selection.at(place))).toEqual(locals);
+      expect(everyOf(selection)).toEqual(locals);
       const held = new Set(locals);
       for (let client = -3; client < first + length + 20; client++) expect(selection.has(client), `client ${client}`).toBe(held.has(client));
     }
@@ -38,6 +46,7 @@ describe('a selection kept as the bitmap it was read as', () => {
     const expected = [...decodeLocals(bytes, from, to, 'test.bin'), 500, 507, 599];
     expect(joined.count).toBe(expected.length);
     expect(Array.from({ length: joined.count }, (_, place) => joined.at(place))).toEqual(expected);
+    expect(everyOf(joined)).toEqual(expected);
     for (let client = 0; client < 600; client++) expect(joined.has(client), `client ${client}`).toBe(expected.includes(client));
   });
 });
