@@ -57,15 +57,23 @@ export function scanSelection(source: OrderFragments, selected: Selection, plan:
 
   // Reads on until `to` clients are placed or every leg is read; stops where the page ends, inside a group maybe.
   const advance = async (to: number, reader: OrderFragments): Promise<void> => {
+    // A page asked at the same time found the places while this one waited.
+    if (placed !== undefined) return;
     target = to;
     if (count < to && partial !== undefined && !(await walkWhole(reader, partial.start, partial.walked, legs[leg]!.backwards))) return;
+    let asked = 0;
     while (count < to && leg < legs.length) {
       const { low, high, backwards } = legs[leg]!;
       if (backwards ? place <= low : place >= high) {
         if (++leg < legs.length) place = legs[leg]!.backwards ? legs[leg]!.high : legs[leg]!.low;
         continue;
       }
+      // A scan that has asked about twice as many places as are selected stops here, where the order's
+      // places are held: the selection's own places find the page (a search's matches sit together in
+      // name order, UNIVERSITY near the end, so how far a page lies cannot be told before).
+      if (asked > 2 * selected.count && (placed = selectedPlaces(reader, field, selected)) !== undefined) return;
       const fragment = await reader.fragment(field, Math.floor((backwards ? place - 1 : place) / places));
+      asked += fragment.clients.length;
       const { first, starts, clients } = fragment;
       const length = clients.length;
       // Between selected clients the groups are passed over unwalked: a small selection costs a loop over the places.
@@ -131,11 +139,13 @@ export function scanSelection(source: OrderFragments, selected: Selection, plan:
       // Finding the places is worth it where the scan would ask about more places than are selected
       // (a page found costs about a sort of the selection; a place scanned, a question).
       if (placed === undefined && end > count && (end - count) * total > 2 * selected.count * selected.count) placed = selectedPlaces(reader, field, selected);
-      if (placed !== undefined) return pageFromPlaces(reader, plan, selected, placed, Math.max(0, from), end);
-      // One scan at a time: two pages asked at once would otherwise read the same groups twice.
-      const done = (queue = queue.catch(() => undefined).then(() => advance(end, reader)));
-      await done;
-      return Array.from(produced.subarray(Math.max(0, from), Math.min(end, count)));
+      if (placed === undefined) {
+        // One scan at a time: two pages asked at once would otherwise read the same groups twice.
+        const done = (queue = queue.catch(() => undefined).then(() => advance(end, reader)));
+        await done;
+      }
+      if (end <= count || placed === undefined) return Array.from(produced.subarray(Math.max(0, from), Math.min(end, count)));
+      return pageFromPlaces(reader, plan, selected, placed, Math.max(0, from), end);
     },
   };
 }

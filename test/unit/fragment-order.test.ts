@@ -306,6 +306,22 @@ describe('what a page reads', () => {
     expect(source.reads).toEqual(['name-0']);
   });
 
+  it('a scan that meets few of its selection stops where the order is held, and the places find the page', async () => {
+    // The last 100 clients in name order, as a search's matches sit together (UNIVERSITY near the end):
+    // too many for the places to be found at once (25 x 100 <= 2 x 100 x 100), met only past place 300.
+    const many: Clients = { names: Array.from({ length: 400 }, (_, i) => `N${String((i * 37) % 400).padStart(3, '0')}`), dates: new Int32Array(400).fill(-1) };
+    const chosen = Int32Array.from({ length: 400 }, (_, i) => i).filter((i) => (i * 37) % 400 >= 300);
+    const expected = await referenceOrder(many, chosen, [term('name'), term('id')]);
+    const scanned = fragmentsOf(many);
+    const held = fragmentsOf(many, PLACES, true);
+    for (const source of [scanned, held]) expect(await orderSelected(source, chosen, [term('name'), term('id')]).slice(25, 50)).toEqual(expected.slice(25, 50));
+    // The scan reads every fragment up to the page; where held it stops after twice the selection's
+    // places (13 fragments of 16), and reads only the page's own fragments after.
+    expect(scanned.reads.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, k) => `name-${k}`));
+    expect(held.reads.slice(0, 13)).toEqual(Array.from({ length: 13 }, (_, k) => `name-${k}`));
+    expect(held.reads.slice(13).every((read) => Number(read.slice(5)) >= 18)).toBe(true);
+  });
+
   it('terms the fragments do not serve are refused', () => {
     const source = fragmentsOf(clients);
     expect(() => orderAll(source, [term('name'), term('name'), term('id')])).toThrow(/no field twice, not \[name, name, id\]/);
