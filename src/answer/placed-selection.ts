@@ -23,17 +23,40 @@ import type { Selection } from './selection.ts';
 export function selectedPlaces(source: OrderFragments, field: OrderField, selected: Selection): Int32Array | undefined {
   const placeOf = source.heldPlaces?.(field);
   if (placeOf === undefined) return undefined;
-  const marked = new Uint32Array((source.total + 31) >>> 5);
-  selected.each((client) => {
-    const place = placeOf[client]!;
-    marked[place >>> 5]! |= 1 << (place & 31);
-  });
+  const marked = markingRoom(source.total);
+  try {
+    selected.each((client) => {
+      const place = placeOf[client]!;
+      marked[place >>> 5]! |= 1 << (place & 31);
+    });
+  } catch (error) {
+    // Never left marked for the next search.
+    marked.fill(0);
+    throw error;
+  }
   const places = new Int32Array(selected.count);
   let i = 0;
   for (let w = 0; w < marked.length; w++) {
-    for (let word = marked[w]!; word !== 0; word &= word - 1) places[i++] = 32 * w + 31 - Math.clz32(word & -word);
+    const bits = marked[w]!;
+    if (bits === 0) continue;
+    // Read back and cleared: the bitmap is left empty for the next search.
+    marked[w] = 0;
+    for (let word = bits; word !== 0; word &= word - 1) places[i++] = 32 * w + 31 - Math.clz32(word & -word);
   }
   return places;
+}
+
+/**
+ * One bitmap for every search's marking, empty between them (the marking and its reading back run
+ * with no await between): a bitmap a search was 17 KB of memory outside V8's heap left to the
+ * collector each time, which a Worker counts against its 128 MB until it is collected.
+ */
+let marking = new Uint32Array(0);
+
+function markingRoom(places: number): Uint32Array {
+  const words = (places + 31) >>> 5;
+  if (marking.length < words) marking = new Uint32Array(words);
+  return marking.subarray(0, words);
 }
 
 /** The clients at [from, to) of the selection's order (T1 of `plan` first), `places` its clients' places (selectedPlaces). */
