@@ -161,6 +161,29 @@ describe('the answerer over the query bundle of exact-3k', () => {
     expect(tight.reads).toBe(1 + 2 * chunks);
   });
 
+  it('works out an order\'s places only from fragments it holds, reading nothing for them, and pages a search alike either way', async () => {
+    const bundle = (await QueryBundle.open(read))!;
+    const { orders } = bundle.manifest;
+    // A fresh instance holds no fragment: no places, and no read for them.
+    expect([bundle.heldOrderPlaces('name'), bundle.reads]).toEqual([undefined, 1]);
+    const fragments = await Promise.all(orders.name.map((_, k) => bundle.orderFragment('name', k)));
+    const reads = bundle.reads;
+    const places = bundle.heldOrderPlaces('name')!;
+    expect(bundle.reads).toBe(reads);
+    expect(bundle.heldOrderPlaces('date')).toBeUndefined();
+    for (const { first, clients } of fragments) clients.forEach((client, j) => expect(places[client]).toBe(first + j));
+    // Kept with the fragments: asked again, the same array.
+    expect(bundle.heldOrderPlaces('name')).toBe(places);
+    // One answerer scans (a fresh one) and then finds pages from the places (it holds the orders by then): the same bytes.
+    const targets = ['/api/v1/clients/?client_name=INC&ordering=-name&page=last', '/api/v1/clients/?client_name=ASSOC&ordering=-effective_date,name&page=3', '/api/v1/clients/?client_name=AN&ordering=name&page_size=7&page=5'];
+    const fresh = await Promise.all(targets.map((target) => createAnswerer(read, { cacheResults: false }).answer('GET', target)));
+    const steady = createAnswerer(read, { cacheResults: false });
+    for (const target of targets) await steady.answer('GET', target);
+    expect(steady.bundle!.heldOrderPlaces('name')).toBeDefined();
+    expect(await Promise.all(targets.map((target) => steady.answer('GET', target)))).toEqual(fresh);
+    expect(fresh.map((reply) => reply.status)).toEqual([200, 200, 200]);
+  });
+
   it('reads a file once for one answer however many of its steps ask, and never waits on another answer\'s read', async () => {
     const started: string[] = [];
     const pending: (() => void)[] = [];
