@@ -17,14 +17,14 @@ import { orderRegistrantPlaces, type OrderedRegistrants } from './registrant-ord
  */
 export async function orderRegistrants(bundle: QueryBundle, criteria: Criteria, terms: readonly SortTerm[]): Promise<OrderedRegistrants> {
   // A filtered list not in id order is sorted by the ranks (registrant-order.ts): read with the rest.
-  const sortsByRanks = Object.keys(criteria).length > 0 && terms[0]!.field !== 'id';
+  if (Object.keys(criteria).length === 0) return orderRegistrantPlaces(bundle, undefined, terms);
+  const sortsByRanks = terms[0]!.field !== 'id';
   const [selected] = await Promise.all([selectRegistrants(bundle, criteria), sortsByRanks ? bundle.registrantColumn('ranks') : undefined]);
   return orderRegistrantPlaces(bundle, selected, terms);
 }
 
-/** The places (in id order) of the registrants that match, ascending; undefined when nothing is asked. */
-async function selectRegistrants(bundle: QueryBundle, criteria: Criteria): Promise<Int32Array | undefined> {
-  if (Object.keys(criteria).length === 0) return undefined;
+/** The places (in id order) of the registrants that match every criterion (at least one is given), ascending. */
+async function selectRegistrants(bundle: QueryBundle, criteria: Criteria): Promise<Int32Array> {
   const { states, countries } = bundle.manifest.choices;
   // Each choice filter asked: its column and the code of its value (a value that is not a string filters nothing, filter-form.ts).
   const choiceFilters = ([['state', states], ['country', countries], ['ppbCountry', countries]] as const).flatMap(([field, choices]) => {

@@ -62,6 +62,7 @@ export function scanSelection(source: OrderFragments, selected: Selection, plan:
     target = to;
     if (count < to && partial !== undefined && !(await walkWhole(reader, partial.start, partial.walked, legs[leg]!.backwards))) return;
     let asked = 0;
+    let triedPlaces = false;
     while (count < to && leg < legs.length) {
       const { low, high, backwards } = legs[leg]!;
       if (backwards ? place <= low : place >= high) {
@@ -70,8 +71,13 @@ export function scanSelection(source: OrderFragments, selected: Selection, plan:
       }
       // A scan that has asked about twice as many places as are selected stops here, where the order's
       // places are held: the selection's own places find the page (a search's matches sit together in
-      // name order, UNIVERSITY near the end, so how far a page lies cannot be told before).
-      if (asked > 2 * selected.count && (placed = selectedPlaces(reader, field, selected)) !== undefined) return;
+      // name order, UNIVERSITY near the end, so how far a page lies cannot be told before). Asked once
+      // a scan: the fragments it reads after are ones the order lacked, so it stays not held whole.
+      if (!triedPlaces && asked > 2 * selected.count) {
+        triedPlaces = true;
+        placed = selectedPlaces(reader, field, selected);
+        if (placed !== undefined) return;
+      }
       const fragment = await reader.fragment(field, Math.floor((backwards ? place - 1 : place) / places));
       asked += fragment.clients.length;
       const { first, starts, clients } = fragment;
