@@ -1,4 +1,4 @@
-import { BUNDLE_FOLDER, chunkFile, keyFragmentFile, orderFragmentFile, registrantKeyFile, registrantPackFile } from './bundle-manifest.ts';
+import { BUNDLE_FOLDER, keyFragmentFile, orderFragmentFile, registrantKeyFile, registrantPackFile } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
 import { QueryBundle, type ReadFile } from './query-bundle.ts';
 
@@ -11,7 +11,7 @@ import { QueryBundle, type ReadFile } from './query-bundle.ts';
 export async function checkBundle(read: ReadFile): Promise<{ files: number; bytes: number } | undefined> {
   const bundle = await QueryBundle.open(read);
   if (bundle === undefined) return undefined;
-  const names = bundleFileNames(bundle);
+  const names = await bundleFileNames(bundle);
   let bytes = 0;
   // A few reads at a time: the hashes run beside the reads, and memory holds a few files, not all.
   let next = 0;
@@ -29,11 +29,13 @@ export async function checkBundle(read: ReadFile): Promise<{ files: number; byte
   return { files: names.length + 1, bytes };
 }
 
-/** Every file a manifest names, under bundle/ (not the manifest itself). */
-export function bundleFileNames(bundle: QueryBundle): string[] {
+/** Every file a manifest names, under bundle/ (not the manifest itself), the chunks' from their directory (read, and checked). */
+export async function bundleFileNames(bundle: QueryBundle): Promise<string[]> {
   const { manifest } = bundle;
+  const chunks = await bundle.chunkDirectory();
   return [
-    ...manifest.chunks.firstIds.map((_, k) => chunkFile(manifest.chunks, k)),
+    manifest.chunks.file,
+    ...Array.from({ length: chunks.count }, (_, k) => chunks.file(k)),
     ...manifest.segments.flatMap((segment) => segment.keys.hashes.map((_, k) => keyFragmentFile(segment, k))),
     ...(['name', 'date'] as const).flatMap((field) => manifest.orders[field].map((_, k) => orderFragmentFile(manifest.orders, field, k))),
     ...manifest.registrantPacks.firstIds.map((_, k) => registrantPackFile(manifest.registrantPacks, k)),

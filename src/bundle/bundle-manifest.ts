@@ -1,5 +1,6 @@
 import type { Format, Preflight } from '../contract.ts';
 import { BUNDLE_FOLDER, HASH_DIGITS, hashedName } from './content-names.ts';
+import { chunkStem } from './chunk-directory.ts';
 import type { OrderField } from './order-fragments.ts';
 import type { RegistrantColumn } from './registrant-columns.ts';
 
@@ -13,7 +14,8 @@ import type { RegistrantColumn } from './registrant-columns.ts';
  * only the files its request names, each small (Pagefind's fragments, PMTiles' directory first):
  * - clients are numbered in id order across the bundle (their global index); their texts are in chunks
  *   of about 30, each with the texts of the registrants its clients embed, so a page of 25 clients in
- *   any order reads at most 25 chunks and nothing else;
+ *   any order reads at most 25 chunks and their directory (bundle/chunk-directory.ts), a file of its
+ *   own so that the manifest stays small;
  * - index segments are runs of clients (the largest power of two first, then a binary counter, so a
  *   night's new clients change only the small ones at the end); each segment's key index (name keys
  *   and value keys: bundle/key-index.ts) is cut by key range into fragments, of which a search reads
@@ -24,8 +26,8 @@ import type { RegistrantColumn } from './registrant-columns.ts';
  *   column (bundle/registrant-columns.ts), and their names in a key index of their own
  *   (bundle/registrant-keys.ts).
  */
-export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@5';
-export { BUNDLE_FOLDER };
+export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@6';
+export { BUNDLE_FOLDER, chunkStem };
 /** The manifest's name in the bundle folder: what a reader of the bundle (`ReadFile`) opens first. */
 export const MANIFEST_FILE = 'manifest.json';
 export const BUNDLE_MANIFEST = `${BUNDLE_FOLDER}${MANIFEST_FILE}`;
@@ -49,11 +51,10 @@ export interface BundleManifest {
   choices: { states: string[]; countries: string[] };
   clients: number;
   /**
-   * Client chunk k holds the clients of global index `starts[k]` up to the next chunk's start; its
-   * first client's id is `firstIds[k]`, which with the hash of its bytes, `hashes[k]`, names its file
-   * (`chunkFile`).
+   * The client chunks: how many, and the file of their directory (bundle/chunk-directory.ts), which
+   * says where each starts and names its file.
    */
-  chunks: { firstIds: number[]; starts: number[]; hashes: string };
+  chunks: { count: number; file: string };
   /** Index segments in id order, each a run of clients from global index `start` (segmentStem). */
   segments: ManifestSegment[];
   /**
@@ -143,18 +144,8 @@ export function registrantKeyFile(keys: BundleManifest['registrantKeys'], k: num
   return hashedName(registrantKeyStem(k), keys.hashes[k]!);
 }
 
-/** The stem of the client chunk whose first client has `firstId` (content-names.ts adds its hash). */
-export function chunkStem(firstId: number): string {
-  return `clients/${firstId}`;
-}
-
-/** The file under bundle/ of client chunk k of a manifest. */
-export function chunkFile(chunks: BundleManifest['chunks'], k: number): string {
-  return hashedName(chunkStem(chunks.firstIds[k]!), hashAt(chunks.hashes, k));
-}
-
 /**
- * The hash of file k of a directory whose hashes are one string (the chunks', the registrant packs'):
+ * The hash of file k of a directory whose hashes are one string (the registrant packs'):
  * thousands of entries every answer's manifest holds, one JSON token to parse instead of thousands of
  * quoted strings, and only the hashes an answer names are ever cut out of it.
  */
@@ -174,11 +165,11 @@ export function encodeManifest(manifest: BundleManifest): string {
 export function decodeManifest(text: string): BundleManifest {
   const manifest = JSON.parse(text) as BundleManifest;
   if (manifest.format !== BUNDLE_FORMAT) return manifest;
-  for (const [what, directory] of [['chunk', manifest.chunks], ['registrant pack', manifest.registrantPacks]] as const) {
-    if (directory.hashes.length !== directory.firstIds.length * HASH_DIGITS) {
-      throw new Error(`the ${what} directory does not add up (${directory.firstIds.length} first ids, ${directory.hashes.length} characters of hashes)`);
-    }
+  const packs = manifest.registrantPacks;
+  if (packs.hashes.length !== packs.firstIds.length * HASH_DIGITS) {
+    throw new Error(`the registrant pack directory does not add up (${packs.firstIds.length} first ids, ${packs.hashes.length} characters of hashes)`);
   }
+  if (!Number.isInteger(manifest.chunks.count) || typeof manifest.chunks.file !== 'string') throw new Error('the chunk directory does not add up (its count and its file)');
   const { overlay } = manifest;
   if (overlay !== undefined && (!Array.isArray(overlay.ids) || typeof overlay.file !== 'string')) throw new Error('the registrant overlay does not add up (its ids and its file)');
   return manifest;

@@ -1,4 +1,5 @@
-import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, decodeManifest, keyFragmentFile, MANIFEST_FILE, orderFragmentFile, registrantKeyFile, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
+import { decodeChunkDirectory, type ChunkDirectory } from './chunk-directory.ts';
+import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, decodeManifest, keyFragmentFile, MANIFEST_FILE, orderFragmentFile, registrantKeyFile, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
 import { ReadDeadline } from './read-deadline.ts';
 import { WeighedCache } from './weighed-cache.ts';
@@ -168,18 +169,28 @@ export class QueryBundle {
 
   /** The chunk that holds the client of a global index, and the client's place in it. */
   async clientAt(index: number): Promise<{ chunk: RecordTexts; at: number }> {
-    const { starts } = this.manifest.chunks;
-    const k = upperBound(starts, index) - 1;
-    return { chunk: await this.chunk(k), at: index - starts[k]! };
+    const directory = await this.chunkDirectory();
+    const k = upperBound(directory.starts, index) - 1;
+    return { chunk: await this.chunk(directory, k), at: index - directory.starts[k]! };
   }
 
   /** The global index of the client with `id`, or -1. */
   async findClient(id: number): Promise<number> {
-    const { firstIds, starts } = this.manifest.chunks;
-    const k = upperBound(firstIds, id) - 1;
+    const directory = await this.chunkDirectory();
+    const k = upperBound(directory.firstIds, id) - 1;
     if (k < 0) return -1;
-    const at = (await this.chunk(k)).find(id);
-    return at < 0 ? -1 : starts[k]! + at;
+    const at = (await this.chunk(directory, k)).find(id);
+    return at < 0 ? -1 : directory.starts[k]! + at;
+  }
+
+  /** Where each client chunk starts and what its file is (chunk-directory.ts): read once, kept with the index. */
+  chunkDirectory(): Promise<ChunkDirectory> {
+    const { file, count } = this.manifest.chunks;
+    return this.file(file, (bytes, path) => {
+      const directory = decodeChunkDirectory(bytes, path);
+      if (directory.count !== count) throw new Error(`${path}: ${directory.count} chunks where the manifest says ${count}`);
+      return directory;
+    });
   }
 
   /** The fields of the registrant with `id`, or undefined, for its record: only a registrant listed has one. */
@@ -231,8 +242,8 @@ export class QueryBundle {
     return this.file(overlay.file, decodeOverlay).then((fields) => chunk.embedded!.text(at, overlayValues(fields, registrantId, `${BUNDLE_FOLDER}${overlay.file}`)));
   }
 
-  private chunk(k: number): Promise<RecordTexts> {
-    return this.file(chunkFile(this.manifest.chunks, k), decodeRecordTexts, 'records');
+  private chunk(directory: ChunkDirectory, k: number): Promise<RecordTexts> {
+    return this.file(directory.file(k), decodeRecordTexts, 'records');
   }
 
   /**

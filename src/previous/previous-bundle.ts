@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkFile, decodeManifest, registrantPackFile, type BundleManifest } from '../bundle/bundle-manifest.ts';
+import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, decodeManifest, registrantPackFile, type BundleManifest } from '../bundle/bundle-manifest.ts';
+import { decodeChunkDirectory, type ChunkDirectory } from '../bundle/chunk-directory.ts';
 import { checkContentNow, hashInName } from '../bundle/content-names.ts';
 import { decodeOverlay, type OverlayFields } from '../bundle/overlay-file.ts';
 import type { PreviousBundle } from '../render/registrant-overlay.ts';
 
 /**
  * The query bundle of the previous build, as the next build's bundle reads it (render/registrant-overlay.ts):
- * its client chunks and registrant packs by first id, each read only when asked for and checked against
- * the hash in its name, and its overlay. Undefined when the previous build has no bundle this program
+ * its client chunks (from their directory) and registrant packs by first id, each read only when asked
+ * for and checked against the hash in its name, and its overlay. Undefined when the previous build has no bundle this program
  * can read (none, another format, a manifest or overlay that does not parse or is damaged): the new
  * bundle is then written fresh.
  */
@@ -20,10 +21,18 @@ export function openPreviousBundle(previousDir: string | undefined): PreviousBun
   } catch {
     return undefined;
   }
-  if (manifest.format !== BUNDLE_FORMAT || !Array.isArray(manifest.chunks?.firstIds) || !Array.isArray(manifest.registrantPacks?.firstIds)) return undefined;
-  const chunks = indexOf(manifest.chunks.firstIds);
-  const packs = indexOf(manifest.registrantPacks.firstIds);
+  if (manifest.format !== BUNDLE_FORMAT || !Array.isArray(manifest.registrantPacks?.firstIds)) return undefined;
   const folder = path.join(previousDir, BUNDLE_FOLDER);
+  const directoryBytes = checkedBytes(folder, manifest.chunks.file);
+  let directory: ChunkDirectory;
+  try {
+    if (directoryBytes === undefined) return undefined;
+    directory = decodeChunkDirectory(directoryBytes, manifest.chunks.file);
+  } catch {
+    return undefined;
+  }
+  const chunks = indexOf(directory.firstIds);
+  const packs = indexOf(manifest.registrantPacks.firstIds);
   const hashOf = (name: string) => hashInName(name)!;
   // Its overlay, whose registrants are candidates for the next (a damaged one: no previous bundle).
   let overlay: OverlayFields = {};
@@ -38,15 +47,15 @@ export function openPreviousBundle(previousDir: string | undefined): PreviousBun
   }
   return {
     overlay,
-    chunkHash: (firstId) => nameOf(chunks, firstId, (k) => hashOf(chunkFile(manifest.chunks, k))),
-    chunk: (firstId) => checkedBytes(folder, nameOf(chunks, firstId, (k) => chunkFile(manifest.chunks, k))),
+    chunkHash: (firstId) => nameOf(chunks, firstId, (k) => hashOf(directory.file(k))),
+    chunk: (firstId) => checkedBytes(folder, nameOf(chunks, firstId, (k) => directory.file(k))),
     packHash: (firstId) => nameOf(packs, firstId, (k) => hashOf(registrantPackFile(manifest.registrantPacks, k))),
     pack: (firstId) => checkedBytes(folder, nameOf(packs, firstId, (k) => registrantPackFile(manifest.registrantPacks, k))),
   };
 }
 
-function indexOf(firstIds: readonly number[]): Map<number, number> {
-  return new Map(firstIds.map((id, k) => [id, k]));
+function indexOf(firstIds: ArrayLike<number>): Map<number, number> {
+  return new Map(Array.from(firstIds, (id, k) => [id, k]));
 }
 
 function nameOf(index: ReadonlyMap<number, number>, firstId: number, name: (k: number) => string): string | undefined {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format, type Preflight } from '../contract.ts';
 import { BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkStem, encodeManifest, keyFragmentStem, orderFragmentStem, registrantKeyStem, registrantPackStem, type BundleManifest, type ManifestSegment } from '../bundle/bundle-manifest.ts';
 import { bundleFile, hashOf, nameInBundle, type BundleFile } from '../bundle/content-names.ts';
+import { CHUNK_DIRECTORY_STEM, decodeChunkDirectory, encodeChunkDirectory, type ChunkEntries } from '../bundle/chunk-directory.ts';
 import { encodeKeyIndex, type SegmentKeyRows, type ValueField } from '../bundle/key-index.ts';
 import { clientOrderFragments, nameFieldOrder } from '../bundle/field-orders.ts';
 import { ORDER_PLACES } from '../bundle/order-fragments.ts';
@@ -53,7 +54,7 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     formats: [...settings.formats],
     choices: settings.choices,
     clients: source.clientCount,
-    chunks: { firstIds: [], starts: [], hashes: '' },
+    chunks: { count: 0, file: '' },
     segments: [],
     orders: { places: ORDER_PLACES, nullDates: 0, name: [], date: [] },
     registrants: 0,
@@ -79,12 +80,17 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
   // The registrants first: their packs, compared with the previous build's, say which registrants
   // changed, which decides what the chunks keep (registrant-overlay.ts).
   yield* digested(registrantFiles(source, manifest, overlay));
+  const chunks: ChunkEntries = { firstIds: [], starts: [], hashes: '' };
   const freshHashes: string[] = [];
-  yield* digested(clientFiles(source, manifest, clients, registrantTexts, overlay, freshHashes));
+  yield* digested(clientFiles(source, manifest, chunks, clients, registrantTexts, overlay, freshHashes));
+  const directory = chunkDirectoryFile(chunks);
+  const freshDirectory = chunkDirectoryFile({ ...chunks, hashes: freshHashes.join('') });
+  yield* digested([{ ...directory, fresh: freshDirectory }]);
+  manifest.chunks = { count: chunks.firstIds.length, file: nameInBundle(directory) };
   yield* digested(orderFiles(source, manifest, clients));
   // Everything else the manifest says (base URL, headers, layout) goes in too: the manifest without its
   // etag, as a fresh build has it.
-  digest.update(JSON.stringify({ ...manifest, chunks: { ...manifest.chunks, hashes: freshHashes.join('') } }));
+  digest.update(JSON.stringify({ ...manifest, chunks: { ...manifest.chunks, file: nameInBundle(freshDirectory) } }));
   manifest.etag = `"${digest.digest('base64url').slice(0, 22)}"`;
   const kept = overlay.file();
   if (kept !== undefined) {
@@ -106,13 +112,25 @@ class ClientColumns {
   }
 }
 
+/** The chunks' directory (bundle/chunk-directory.ts), read back as the answerer reads it. */
+function chunkDirectoryFile(chunks: ChunkEntries): BundleFile {
+  const file = bundleFile(CHUNK_DIRECTORY_STEM, encodeChunkDirectory(chunks));
+  const read = decodeChunkDirectory(file.data, file.path);
+  const last = chunks.firstIds.length - 1;
+  if (read.count !== chunks.firstIds.length || (last >= 0 && (read.firstIds[last] !== chunks.firstIds[last] || read.starts[last] !== chunks.starts[last]))) {
+    throw new Error(`${file.path}: the chunk directory does not read back as written`);
+  }
+  return file;
+}
+
 /**
  * The chunks (each with its clients' registrants' texts) and the index segments' key indexes, from one
- * pass over the clients in id order; fills `clients` and the manifest's lists.
+ * pass over the clients in id order; fills `clients`, the chunks' directory and the manifest's lists.
  */
 function* clientFiles(
   source: BundleRows,
   manifest: BundleManifest,
+  chunks: ChunkEntries,
   clients: ClientColumns,
   registrantTexts: ReadonlyMap<number, string>,
   overlay: RegistrantOverlay,
@@ -121,7 +139,7 @@ function* clientFiles(
   const chunkFile = (chunk: ChunkClient[]) => {
     const fresh = chunkOf(chunk, registrantTexts);
     const file = overlay.chunk(fresh, chunk);
-    manifest.chunks.hashes += hashOf(file);
+    chunks.hashes += hashOf(file);
     freshHashes.push(hashOf(fresh));
     return { ...file, fresh };
   };
@@ -137,8 +155,8 @@ function* clientFiles(
       chunk = [];
     }
     if (chunk.length === 0) {
-      manifest.chunks.firstIds.push(client.id);
-      manifest.chunks.starts.push(index);
+      chunks.firstIds.push(client.id);
+      chunks.starts.push(index);
     }
     chunk.push({ id: client.id, text: client.fields, registrant: client.registrantId });
     segment.names.push(searchText(client.name));

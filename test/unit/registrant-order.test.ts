@@ -76,7 +76,7 @@ async function openBundle(): Promise<QueryBundle> {
     format: BUNDLE_FORMAT,
     choices: { states: STATES, countries: [] },
     clients: 0,
-    chunks: { firstIds: [], starts: [], hashes: '' },
+    chunks: { count: 0, file: 'clients/directory.0000000000000000.bin' },
     registrants: TOTAL,
     registrantColumns,
     registrantPacks: { firstIds: [], counts: [], hashes: '' },
