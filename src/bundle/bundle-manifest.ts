@@ -1,6 +1,5 @@
 import type { Format, Preflight } from '../contract.ts';
 import { BUNDLE_FOLDER, HASH_DIGITS, hashedName } from './content-names.ts';
-import { chunkStem } from './chunk-directory.ts';
 import type { OrderField } from './order-fragments.ts';
 import type { RegistrantColumn } from './registrant-columns.ts';
 
@@ -27,7 +26,7 @@ import type { RegistrantColumn } from './registrant-columns.ts';
  *   (bundle/registrant-keys.ts).
  */
 export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@6';
-export { BUNDLE_FOLDER, chunkStem };
+export { BUNDLE_FOLDER };
 /** The manifest's name in the bundle folder: what a reader of the bundle (`ReadFile`) opens first. */
 export const MANIFEST_FILE = 'manifest.json';
 export const BUNDLE_MANIFEST = `${BUNDLE_FOLDER}${MANIFEST_FILE}`;

@@ -9,9 +9,9 @@ import type { PreviousBundle } from '../render/registrant-overlay.ts';
 /**
  * The query bundle of the previous build, as the next build's bundle reads it (render/registrant-overlay.ts):
  * its client chunks (from their directory) and registrant packs by first id, each read only when asked
- * for and checked against the hash in its name, and its overlay. Undefined when the previous build has no bundle this program
- * can read (none, another format, a manifest or overlay that does not parse or is damaged): the new
- * bundle is then written fresh.
+ * for and checked against the hash in its name, and its overlay. Undefined when the previous build has
+ * no bundle this program can read (none, another format, a manifest, chunk directory or overlay that
+ * does not parse or is damaged): the new bundle is then written fresh.
  */
 export function openPreviousBundle(previousDir: string | undefined): PreviousBundle | undefined {
   if (previousDir === undefined) return undefined;
@@ -23,10 +23,11 @@ export function openPreviousBundle(previousDir: string | undefined): PreviousBun
   }
   if (manifest.format !== BUNDLE_FORMAT || !Array.isArray(manifest.registrantPacks?.firstIds)) return undefined;
   const folder = path.join(previousDir, BUNDLE_FOLDER);
-  const directoryBytes = checkedBytes(folder, manifest.chunks.file);
+  // Its chunks' directory, which names them (a damaged one: no previous bundle).
+  const directoryBytes = checkedBytes(folder, manifest.chunks?.file);
+  if (directoryBytes === undefined) return undefined;
   let directory: ChunkDirectory;
   try {
-    if (directoryBytes === undefined) return undefined;
     directory = decodeChunkDirectory(directoryBytes, manifest.chunks.file);
   } catch {
     return undefined;

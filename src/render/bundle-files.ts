@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format, type Preflight } from '../contract.ts';
-import { BUNDLE_FORMAT, BUNDLE_MANIFEST, chunkStem, encodeManifest, keyFragmentStem, orderFragmentStem, registrantKeyStem, registrantPackStem, type BundleManifest, type ManifestSegment } from '../bundle/bundle-manifest.ts';
-import { bundleFile, hashOf, nameInBundle, type BundleFile } from '../bundle/content-names.ts';
-import { CHUNK_DIRECTORY_STEM, decodeChunkDirectory, encodeChunkDirectory, type ChunkEntries } from '../bundle/chunk-directory.ts';
+import { BUNDLE_FORMAT, BUNDLE_MANIFEST, encodeManifest, keyFragmentStem, orderFragmentStem, registrantKeyStem, registrantPackStem, type BundleManifest, type ManifestSegment } from '../bundle/bundle-manifest.ts';
+import { HASH_DIGITS, bundleFile, hashOf, hashedName, nameInBundle, type BundleFile } from '../bundle/content-names.ts';
+import { CHUNK_DIRECTORY_STEM, chunkStem, decodeChunkDirectory, encodeChunkDirectory, type ChunkEntries } from '../bundle/chunk-directory.ts';
 import { encodeKeyIndex, type SegmentKeyRows, type ValueField } from '../bundle/key-index.ts';
 import { clientOrderFragments, nameFieldOrder } from '../bundle/field-orders.ts';
 import { ORDER_PLACES } from '../bundle/order-fragments.ts';
@@ -112,14 +112,12 @@ class ClientColumns {
   }
 }
 
-/** The chunks' directory (bundle/chunk-directory.ts), read back as the answerer reads it. */
+/** The chunks' directory (bundle/chunk-directory.ts), read back as the answerer reads it: each chunk's start and file. */
 function chunkDirectoryFile(chunks: ChunkEntries): BundleFile {
   const file = bundleFile(CHUNK_DIRECTORY_STEM, encodeChunkDirectory(chunks));
   const read = decodeChunkDirectory(file.data, file.path);
-  const last = chunks.firstIds.length - 1;
-  if (read.count !== chunks.firstIds.length || (last >= 0 && (read.firstIds[last] !== chunks.firstIds[last] || read.starts[last] !== chunks.starts[last]))) {
-    throw new Error(`${file.path}: the chunk directory does not read back as written`);
-  }
+  const differs = (k: number) => read.starts[k] !== chunks.starts[k] || read.file(k) !== hashedName(chunkStem(chunks.firstIds[k]!), chunks.hashes.slice(k * HASH_DIGITS, (k + 1) * HASH_DIGITS));
+  if (read.count !== chunks.firstIds.length || chunks.firstIds.some((_, k) => differs(k))) throw new Error(`${file.path}: the chunk directory does not read back as written`);
   return file;
 }
 

@@ -167,12 +167,19 @@ describe('the registrant overlay', { timeout: 180_000 }, () => {
     expect(chunksOf(out)[1]).toBe(chunksOf(fresh)[1]);
   });
 
-  it('a previous bundle this program cannot read (another format, a damaged manifest or overlay) gives a fresh bundle', async () => {
+  it('a previous bundle this program cannot read (another format, a damaged manifest, overlay or chunk directory) gives a fresh bundle', async () => {
     const manifestFile = path.join(out, 'bundle/manifest.json');
     const damages = [
       () => writeFileSync(manifestFile, readFileSync(manifestFile, 'utf8').replace('query-bundle@', 'query-bundle@0')),
       () => writeFileSync(manifestFile, readFileSync(manifestFile, 'utf8').slice(0, 100)),
       () => writeFileSync(path.join(out, 'bundle', manifestOf(out).overlay!.file), '{"903":{"name":"\\"OTHER\\""}}'),
+      // The chunks' directory, which names the chunks to keep: one byte of a hash changed.
+      () => {
+        const directory = path.join(out, 'bundle', manifestOf(out).chunks.file);
+        const bytes = readFileSync(directory);
+        bytes[bytes.length - 1]! ^= 1;
+        writeFileSync(directory, bytes);
+      },
     ];
     for (const [n, damage] of damages.entries()) {
       names = { ...names, 906: `RENAMED SIX ${n}` };
