@@ -1,4 +1,4 @@
-import { HASH_DIGITS, hashedName } from './content-names.ts';
+import { HASH_DIGITS, hashedName, hexOf } from './content-names.ts';
 import { decodeSections, encodeSections } from './sections.ts';
 
 /**
@@ -21,11 +21,11 @@ export interface ChunkDirectory {
   file(k: number): string;
 }
 
-/** The directory as the build gathers it: `hashes` is each chunk's hash (HASH_DIGITS hex digits) one after another. */
+/** The directory as the build gathers it: each chunk's first id, start and hash (HASH_DIGITS hex digits). */
 export interface ChunkEntries {
   firstIds: number[];
   starts: number[];
-  hashes: string;
+  hashes: string[];
 }
 
 /** The stem of the directory's file (content-names.ts adds its hash): no chunk's, whose stems are ids. */
@@ -40,11 +40,13 @@ const HASH_BYTES = HASH_DIGITS / 2;
 
 export function encodeChunkDirectory(entries: ChunkEntries): Uint8Array {
   const { firstIds, starts, hashes } = entries;
-  if (starts.length !== firstIds.length || hashes.length !== firstIds.length * HASH_DIGITS) {
-    throw new Error(`the chunk directory does not add up (${firstIds.length} first ids, ${starts.length} starts, ${hashes.length} digits of hashes)`);
+  if (starts.length !== firstIds.length || hashes.length !== firstIds.length || hashes.some((hash) => hash.length !== HASH_DIGITS)) {
+    throw new Error(`the chunk directory does not add up (${firstIds.length} first ids, ${starts.length} starts, ${hashes.length} hashes)`);
   }
   const hashBytes = new Uint8Array(firstIds.length * HASH_BYTES);
-  for (let i = 0; i < hashBytes.length; i++) hashBytes[i] = parseInt(hashes.slice(2 * i, 2 * i + 2), 16);
+  hashes.forEach((hash, k) => {
+    for (let i = 0; i < HASH_BYTES; i++) hashBytes[k * HASH_BYTES + i] = parseInt(hash.slice(2 * i, 2 * i + 2), 16);
+  });
   return encodeSections({ kind: 'chunks' }, { firstIds: Float64Array.from(firstIds), starts: Uint32Array.from(starts), hashes: hashBytes });
 }
 
@@ -59,10 +61,6 @@ export function decodeChunkDirectory(bytes: Uint8Array, file: string): ChunkDire
     count: firstIds.length,
     firstIds,
     starts,
-    file(k) {
-      let hash = '';
-      for (let i = k * HASH_BYTES; i < (k + 1) * HASH_BYTES; i++) hash += (hashes[i]! < 16 ? '0' : '') + hashes[i]!.toString(16);
-      return hashedName(chunkStem(firstIds[k]!), hash);
-    },
+    file: (k) => hashedName(chunkStem(firstIds[k]!), hexOf(hashes.subarray(k * HASH_BYTES, (k + 1) * HASH_BYTES))),
   };
 }

@@ -83,7 +83,8 @@ function checkDigest(file: string, bytes: Uint8Array, digest: Uint8Array): void 
   if (found !== hashInName(file)) throw new BundleFileError(file, 'damaged', `its bytes (${bytes.length}) do not match its name (SHA-256 ${found}...): the file is damaged`);
 }
 
-function hexOf(digest: Uint8Array): string {
+/** The hash a name holds, from the first HASH_DIGITS / 2 bytes of a digest: the digits of those bytes, in hex. */
+export function hexOf(digest: Uint8Array): string {
   let hex = '';
   for (let i = 0; i < HASH_DIGITS / 2; i++) hex += digest[i]!.toString(16).padStart(2, '0');
   return hex;

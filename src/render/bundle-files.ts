@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format, type Preflight } from '../contract.ts';
 import { BUNDLE_FORMAT, BUNDLE_MANIFEST, encodeManifest, keyFragmentStem, orderFragmentStem, registrantKeyStem, registrantPackStem, type BundleManifest, type ManifestSegment } from '../bundle/bundle-manifest.ts';
-import { HASH_DIGITS, bundleFile, hashOf, hashedName, nameInBundle, type BundleFile } from '../bundle/content-names.ts';
+import { bundleFile, hashOf, hashedName, nameInBundle, type BundleFile } from '../bundle/content-names.ts';
 import { CHUNK_DIRECTORY_STEM, chunkStem, decodeChunkDirectory, encodeChunkDirectory, type ChunkEntries } from '../bundle/chunk-directory.ts';
 import { encodeKeyIndex, type SegmentKeyRows, type ValueField } from '../bundle/key-index.ts';
 import { clientOrderFragments, nameFieldOrder } from '../bundle/field-orders.ts';
@@ -80,11 +80,12 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
   // The registrants first: their packs, compared with the previous build's, say which registrants
   // changed, which decides what the chunks keep (registrant-overlay.ts).
   yield* digested(registrantFiles(source, manifest, overlay));
-  const chunks: ChunkEntries = { firstIds: [], starts: [], hashes: '' };
+  const chunks: ChunkEntries = { firstIds: [], starts: [], hashes: [] };
   const freshHashes: string[] = [];
   yield* digested(clientFiles(source, manifest, chunks, clients, registrantTexts, overlay, freshHashes));
   const directory = chunkDirectoryFile(chunks);
-  const freshDirectory = chunkDirectoryFile({ ...chunks, hashes: freshHashes.join('') });
+  // The directory a fresh build would write: this one, unless a chunk kept an earlier build's bytes.
+  const freshDirectory = freshHashes.every((hash, k) => hash === chunks.hashes[k]) ? directory : chunkDirectoryFile({ ...chunks, hashes: freshHashes });
   yield* digested([{ ...directory, fresh: freshDirectory }]);
   manifest.chunks = { count: chunks.firstIds.length, file: nameInBundle(directory) };
   yield* digested(orderFiles(source, manifest, clients));
@@ -116,7 +117,7 @@ class ClientColumns {
 function chunkDirectoryFile(chunks: ChunkEntries): BundleFile {
   const file = bundleFile(CHUNK_DIRECTORY_STEM, encodeChunkDirectory(chunks));
   const read = decodeChunkDirectory(file.data, file.path);
-  const differs = (k: number) => read.starts[k] !== chunks.starts[k] || read.file(k) !== hashedName(chunkStem(chunks.firstIds[k]!), chunks.hashes.slice(k * HASH_DIGITS, (k + 1) * HASH_DIGITS));
+  const differs = (k: number) => read.starts[k] !== chunks.starts[k] || read.file(k) !== hashedName(chunkStem(chunks.firstIds[k]!), chunks.hashes[k]!);
   if (read.count !== chunks.firstIds.length || chunks.firstIds.some((_, k) => differs(k))) throw new Error(`${file.path}: the chunk directory does not read back as written`);
   return file;
 }
@@ -137,7 +138,7 @@ function* clientFiles(
   const chunkFile = (chunk: ChunkClient[]) => {
     const fresh = chunkOf(chunk, registrantTexts);
     const file = overlay.chunk(fresh, chunk);
-    chunks.hashes += hashOf(file);
+    chunks.hashes.push(hashOf(file));
     freshHashes.push(hashOf(fresh));
     return { ...file, fresh };
   };
