@@ -1,4 +1,4 @@
-import { BUNDLE_FOLDER, keyFragmentFile, orderFragmentFile, registrantKeyFile, registrantPackFile } from './bundle-manifest.ts';
+import { BUNDLE_FOLDER, keyFragmentFile, orderFragmentFile, registrantKeyFile } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
 import { QueryBundle, type ReadFile } from './query-bundle.ts';
 
@@ -29,16 +29,17 @@ export async function checkBundle(read: ReadFile): Promise<{ files: number; byte
   return { files: names.length + 1, bytes };
 }
 
-/** Every file a manifest names, under bundle/ (not the manifest itself), the chunks' from their directory (read, and checked). */
+/** Every file a manifest names, under bundle/ (not the manifest itself), the chunks' and the packs' from their directories (read, and checked). */
 export async function bundleFileNames(bundle: QueryBundle): Promise<string[]> {
   const { manifest } = bundle;
-  const chunks = await bundle.chunkDirectory();
+  const [chunks, packs] = await Promise.all([bundle.chunkDirectory(), bundle.packDirectory()]);
   return [
     manifest.chunks.file,
     ...Array.from({ length: chunks.count }, (_, k) => chunks.file(k)),
     ...manifest.segments.flatMap((segment) => segment.keys.hashes.map((_, k) => keyFragmentFile(segment, k))),
     ...(['name', 'date'] as const).flatMap((field) => manifest.orders[field].map((_, k) => orderFragmentFile(manifest.orders, field, k))),
-    ...manifest.registrantPacks.firstIds.map((_, k) => registrantPackFile(manifest.registrantPacks, k)),
+    manifest.registrantPacks.file,
+    ...Array.from({ length: packs.count }, (_, k) => packs.file(k)),
     ...Object.values(manifest.registrantColumns),
     ...(manifest.overlay === undefined ? [] : [manifest.overlay.file]),
     ...manifest.registrantKeys.hashes.map((_, k) => registrantKeyFile(manifest.registrantKeys, k)),

@@ -1,5 +1,5 @@
 import type { Format, Preflight } from '../contract.ts';
-import { BUNDLE_FOLDER, HASH_DIGITS, hashedName } from './content-names.ts';
+import { BUNDLE_FOLDER, hashedName } from './content-names.ts';
 import type { OrderField } from './order-fragments.ts';
 import type { RegistrantColumn } from './registrant-columns.ts';
 
@@ -13,7 +13,7 @@ import type { RegistrantColumn } from './registrant-columns.ts';
  * only the files its request names, each small (Pagefind's fragments, PMTiles' directory first):
  * - clients are numbered in id order across the bundle (their global index); their texts are in chunks
  *   of about 30, each with the texts of the registrants its clients embed, so a page of 25 clients in
- *   any order reads at most 25 chunks and their directory (bundle/chunk-directory.ts), a file of its
+ *   any order reads at most 25 chunks and their directory (bundle/record-directory.ts), a file of its
  *   own so that the manifest stays small;
  * - index segments are runs of clients (the largest power of two first, then a binary counter, so a
  *   night's new clients change only the small ones at the end); each segment's key index (name keys
@@ -21,11 +21,11 @@ import type { RegistrantColumn } from './registrant-columns.ts';
  *   only those holding its keys;
  * - the name and date orders of all clients are cut into fragments of places (bundle/order-fragments.ts):
  *   a page in any ordering reads the one or two around it;
- * - registrants' texts are in small packs, what their list filters and sorts on in a file per
- *   column (bundle/registrant-columns.ts), and their names in a key index of their own
- *   (bundle/registrant-keys.ts).
+ * - registrants' texts are in small packs, with a directory of their own as the chunks have, what
+ *   their list filters and sorts on in a few column files (bundle/registrant-columns.ts), and their
+ *   names in a key index of their own (bundle/registrant-keys.ts).
  */
-export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@6';
+export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@7';
 export { BUNDLE_FOLDER };
 /** The manifest's name in the bundle folder: what a reader of the bundle (`ReadFile`) opens first. */
 export const MANIFEST_FILE = 'manifest.json';
@@ -50,7 +50,7 @@ export interface BundleManifest {
   choices: { states: string[]; countries: string[] };
   clients: number;
   /**
-   * The client chunks: how many, and the file of their directory (bundle/chunk-directory.ts), which
+   * The client chunks: how many, and the file of their directory (bundle/record-directory.ts), which
    * says where each starts and names its file.
    */
   chunks: { count: number; file: string };
@@ -67,11 +67,11 @@ export interface BundleManifest {
   /** The file of each registrant column (registrant-columns.ts), named by its content. */
   registrantColumns: Record<RegistrantColumn, string>;
   /**
-   * Registrant pack k holds the texts of the registrants from id `firstIds[k]` up to the next pack's
-   * first, `counts[k]` of them (so a place in id order finds its pack without the ids column); with
-   * the hash of its bytes, `hashes[k]`, that id names its file (`registrantPackFile`).
+   * The registrant packs, each the texts of the registrants from its first id up to the next pack's:
+   * how many, and the file of their directory (bundle/record-directory.ts), which says where each
+   * starts (so a place in id order finds its pack without the ids column) and names its file.
    */
-  registrantPacks: { firstIds: number[]; counts: number[]; hashes: string };
+  registrantPacks: { count: number; file: string };
   /**
    * The registrant overlay, absent when empty (a fresh build's): the registrants whose text some client
    * chunk still holds as an earlier build wrote it (`ids`, ascending), and the file of the values that
@@ -120,16 +120,6 @@ export function orderFragmentFile(orders: BundleManifest['orders'], field: Order
   return hashedName(orderFragmentStem(field, k), orders[field][k]!);
 }
 
-/** The stem of the registrant pack whose first registrant has `firstId` (content-names.ts adds its hash). */
-export function registrantPackStem(firstId: number): string {
-  return `registrants/${firstId}`;
-}
-
-/** The file under bundle/ of registrant pack k of a manifest. */
-export function registrantPackFile(packs: BundleManifest['registrantPacks'], k: number): string {
-  return hashedName(registrantPackStem(packs.firstIds[k]!), hashAt(packs.hashes, k));
-}
-
 /** The stem of the registrant overlay's file (content-names.ts adds its hash). */
 export const OVERLAY_STEM = 'registrants/overlay';
 
@@ -141,15 +131,6 @@ export function registrantKeyStem(k: number): string {
 /** The file under bundle/ of fragment k of the registrants' key index. */
 export function registrantKeyFile(keys: BundleManifest['registrantKeys'], k: number): string {
   return hashedName(registrantKeyStem(k), keys.hashes[k]!);
-}
-
-/**
- * The hash of file k of a directory whose hashes are one string (the registrant packs'):
- * thousands of entries every answer's manifest holds, one JSON token to parse instead of thousands of
- * quoted strings, and only the hashes an answer names are ever cut out of it.
- */
-function hashAt(hashes: string, k: number): string {
-  return hashes.slice(k * HASH_DIGITS, (k + 1) * HASH_DIGITS);
 }
 
 export function encodeManifest(manifest: BundleManifest): string {
@@ -164,11 +145,9 @@ export function encodeManifest(manifest: BundleManifest): string {
 export function decodeManifest(text: string): BundleManifest {
   const manifest = JSON.parse(text) as BundleManifest;
   if (manifest.format !== BUNDLE_FORMAT) return manifest;
-  const packs = manifest.registrantPacks;
-  if (packs.hashes.length !== packs.firstIds.length * HASH_DIGITS) {
-    throw new Error(`the registrant pack directory does not add up (${packs.firstIds.length} first ids, ${packs.hashes.length} characters of hashes)`);
+  for (const [directory, what] of [[manifest.chunks, 'chunk'], [manifest.registrantPacks, 'registrant pack']] as const) {
+    if (!Number.isInteger(directory?.count) || typeof directory.file !== 'string') throw new Error(`the ${what} directory does not add up (its count and its file)`);
   }
-  if (!Number.isInteger(manifest.chunks.count) || typeof manifest.chunks.file !== 'string') throw new Error('the chunk directory does not add up (its count and its file)');
   const { overlay } = manifest;
   if (overlay !== undefined && (!Array.isArray(overlay.ids) || typeof overlay.file !== 'string')) throw new Error('the registrant overlay does not add up (its ids and its file)');
   return manifest;

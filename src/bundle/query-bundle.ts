@@ -1,5 +1,5 @@
-import { decodeChunkDirectory, type ChunkDirectory } from './chunk-directory.ts';
-import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, decodeManifest, keyFragmentFile, MANIFEST_FILE, orderFragmentFile, registrantKeyFile, registrantPackFile, type BundleManifest } from './bundle-manifest.ts';
+import { decodeRecordDirectory, type DirectoryKind, type RecordDirectory } from './record-directory.ts';
+import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, decodeManifest, keyFragmentFile, MANIFEST_FILE, orderFragmentFile, registrantKeyFile, type BundleManifest } from './bundle-manifest.ts';
 import { BundleFileError, checkContent } from './content-names.ts';
 import { ReadDeadline } from './read-deadline.ts';
 import { WeighedCache } from './weighed-cache.ts';
@@ -57,8 +57,6 @@ interface Shared {
   cache: Record<Kept, WeighedCache>;
   checkReads: boolean;
   reads: number;
-  /** The place of each registrant pack's first registrant, counted from the manifest when first needed. */
-  packStarts?: Int32Array;
 }
 
 /**
@@ -183,49 +181,60 @@ export class QueryBundle {
     return at < 0 ? -1 : directory.starts[k]! + at;
   }
 
-  /** Where each client chunk starts and what its file is (chunk-directory.ts): read once, kept with the index. */
-  chunkDirectory(): Promise<ChunkDirectory> {
-    const { file, count } = this.manifest.chunks;
-    return this.file(file, (bytes, path) => {
-      const directory = decodeChunkDirectory(bytes, path);
-      if (directory.count !== count) throw new Error(`${path}: ${directory.count} chunks where the manifest says ${count}`);
-      return directory;
-    });
+  /** Where each client chunk starts and what its file is (record-directory.ts): read once, kept with the index. */
+  chunkDirectory(): Promise<RecordDirectory> {
+    return this.directory('chunks', this.manifest.chunks);
+  }
+
+  /** Where each registrant pack starts and what its file is (record-directory.ts): read once, kept with the index. */
+  packDirectory(): Promise<RecordDirectory> {
+    return this.directory('packs', this.manifest.registrantPacks);
   }
 
   /** The fields of the registrant with `id`, or undefined, for its record: only a registrant listed has one. */
   async servedRegistrantFields(id: number): Promise<string | undefined> {
-    if (sortedIndexOf(await this.registrantColumn('ids'), id) < 0) return undefined;
+    const [ids] = await Promise.all([this.registrantColumn('ids'), this.packDirectory()]);
+    if (sortedIndexOf(ids, id) < 0) return undefined;
     return this.registrantFields(id);
   }
 
   /**
    * The fields of the registrant with `id` as its pack holds them, or undefined: for the registrants
-   * list and a registrant's record, reading its pack alone (a few kilobytes).
+   * list and a registrant's record, reading its pack alone (a few kilobytes) once the packs' directory is read.
    */
   async registrantFields(id: number): Promise<string | undefined> {
-    const k = upperBound(this.manifest.registrantPacks.firstIds, id) - 1;
+    const directory = await this.packDirectory();
+    const k = upperBound(directory.firstIds, id) - 1;
     if (k < 0) return undefined;
-    return (await this.packEntry(k, (pack) => pack.find(id)))?.fields;
+    return (await this.packEntry(directory, k, (pack) => pack.find(id)))?.fields;
   }
 
   /**
    * The registrant at a place in id order (the registrants list's numbering): its id and fields,
-   * from its pack alone, found by the packs' counts (the ids column is not read).
+   * from its pack alone, found by the packs' starts (the ids column is not read).
    */
   async registrantAt(place: number): Promise<{ id: number; fields: string }> {
-    const { counts } = this.manifest.registrantPacks;
-    const starts = (this.shared.packStarts ??= packStartsOf(counts));
-    const k = upperBound(starts, place) - 1;
-    if (k < 0 || k >= counts.length || place >= starts[k]! + counts[k]!) throw new Error(`the query bundle has no registrant at place ${place}`);
-    return (await this.packEntry(k, () => place - starts[k]!))!;
+    const directory = await this.packDirectory();
+    const k = upperBound(directory.starts, place) - 1;
+    const end = k + 1 < directory.count ? directory.starts[k + 1]! : this.manifest.registrants;
+    if (k < 0 || place >= end) throw new Error(`the query bundle has no registrant at place ${place}`);
+    return (await this.packEntry(directory, k, () => place - directory.starts[k]!))!;
   }
 
   /** The registrant of pack k at the place `at` finds in it (-1: none), read from that pack alone. */
-  private async packEntry(k: number, at: (pack: RecordTexts) => number): Promise<{ id: number; fields: string } | undefined> {
-    const pack = await this.file(registrantPackFile(this.manifest.registrantPacks, k), decodeRecordTexts, 'records');
+  private async packEntry(directory: RecordDirectory, k: number, at: (pack: RecordTexts) => number): Promise<{ id: number; fields: string } | undefined> {
+    const pack = await this.file(directory.file(k), decodeRecordTexts, 'records');
     const found = at(pack);
     return found < 0 ? undefined : { id: pack.ids[found]!, fields: pack.text(found) };
+  }
+
+  /** A directory the manifest names, with as many files as it says. */
+  private directory(kind: DirectoryKind, { file, count }: { file: string; count: number }): Promise<RecordDirectory> {
+    return this.file(file, (bytes, path) => {
+      const directory = decodeRecordDirectory(kind, bytes, path);
+      if (directory.count !== count) throw new Error(`${path}: ${directory.count} files where the manifest says ${count}`);
+      return directory;
+    });
   }
 
   /**
@@ -242,7 +251,7 @@ export class QueryBundle {
     return this.file(overlay.file, decodeOverlay).then((fields) => chunk.embedded!.text(at, overlayValues(fields, registrantId, `${BUNDLE_FOLDER}${overlay.file}`)));
   }
 
-  private chunk(directory: ChunkDirectory, k: number): Promise<RecordTexts> {
+  private chunk(directory: RecordDirectory, k: number): Promise<RecordTexts> {
     return this.file(directory.file(k), decodeRecordTexts, 'records');
   }
 
@@ -274,12 +283,5 @@ export class QueryBundle {
     cache.set(name, value, bytes.length);
     return value;
   }
-}
-
-/** One plain loop into a typed array: a fresh instance runs it interpreted, for every pack (2,555 at 17,299 registrants). */
-function packStartsOf(counts: readonly number[]): Int32Array {
-  const starts = new Int32Array(counts.length);
-  for (let k = 1; k < counts.length; k++) starts[k] = starts[k - 1]! + counts[k - 1]!;
-  return starts;
 }
 

@@ -8,10 +8,11 @@ import { decodeSections, encodeSections, type SectionArray, type SectionsFile } 
  *
  * - `ids`: each registrant's id (a place's id, and the places of the ids a client names); stored in
  *   32 bits when every id fits, read as 64-bit numbers;
- * - `codes`: its state, country and ppb_country as the place of its code among the build's choices,
- *   8 bits each while the choices are fewer than 255 (the largest value: none, or not a choice,
- *   which no filter's value can name);
- * - `updated`: `dt_updated` as an instant, microseconds since 1970 (NaN: none);
+ * - `filters`: what the list's filters test, in one file (a request of every filter reads one file
+ *   instead of two, which keeps the heaviest within 30): its state, country and ppb_country as the
+ *   place of its code among the build's choices, 8 bits each while the choices are fewer than 255
+ *   (the largest value: none, or not a choice, which no filter's value can name), and `dt_updated`
+ *   as an instant, microseconds since 1970 (NaN: none);
  * - `nameOrder`, `updatedOrder`: the places in the order of the name (by code point) or of the
  *   instant, ties by id, with `ties` marking a place equal to the one before; places in 16 bits
  *   while there are at most 65,536 registrants.
@@ -23,8 +24,7 @@ import { decodeSections, encodeSections, type SectionArray, type SectionsFile } 
  */
 export interface RegistrantColumnTypes {
   ids: Float64Array;
-  codes: { state: CodeColumn; country: CodeColumn; ppbCountry: CodeColumn };
-  updated: Float64Array;
+  filters: { state: CodeColumn; country: CodeColumn; ppbCountry: CodeColumn; updated: Float64Array };
   nameOrder: PlaceOrder;
   updatedOrder: PlaceOrder;
   ranks: { name: RankColumn; updated: RankColumn };
@@ -42,7 +42,7 @@ export interface PlaceOrder {
 }
 
 /** The registrants' columns, a file each. */
-export const REGISTRANT_COLUMNS = ['ids', 'codes', 'updated', 'nameOrder', 'updatedOrder', 'ranks'] as const satisfies readonly (keyof RegistrantColumnTypes)[];
+export const REGISTRANT_COLUMNS = ['ids', 'filters', 'nameOrder', 'updatedOrder', 'ranks'] as const satisfies readonly (keyof RegistrantColumnTypes)[];
 
 /** The stem of a column's file under bundle/ (content-names.ts adds its hash). */
 export function registrantColumnStem(column: RegistrantColumn): string {
@@ -83,15 +83,20 @@ export function decodeRegistrantColumn<K extends RegistrantColumn>(column: K, by
     if (name instanceof Uint8Array || updated instanceof Uint8Array || name.length !== updated.length) throw new Error(`${file}: ${name.length} ranks by name but ${updated.length} by dt_updated`);
     return { name, updated };
   };
-  const code = (name: string) => {
-    const codes = unsigned(sections, name);
-    if (codes instanceof Uint32Array) throw new Error(`${file}: section ${name} holds u32`);
-    return codes;
+  const filters = () => {
+    const code = (name: string) => {
+      const codes = unsigned(sections, name);
+      if (codes instanceof Uint32Array) throw new Error(`${file}: section ${name} holds u32`);
+      return codes;
+    };
+    const found = { state: code('state'), country: code('country'), ppbCountry: code('ppbCountry'), updated: sections.section('updated', Float64Array) };
+    const { length } = found.updated;
+    if (found.state.length !== length || found.country.length !== length || found.ppbCountry.length !== length) throw new Error(`${file}: its filters' columns differ in length`);
+    return found;
   };
   const decoded: { [C in RegistrantColumn]: () => RegistrantColumnTypes[C] } = {
     ids: () => (sections.type('ids') === 'u32' ? Float64Array.from(sections.section('ids', Uint32Array)) : sections.section('ids', Float64Array)),
-    codes: () => ({ state: code('state'), country: code('country'), ppbCountry: code('ppbCountry') }),
-    updated: () => sections.section('updated', Float64Array),
+    filters,
     nameOrder: order,
     updatedOrder: order,
     ranks,

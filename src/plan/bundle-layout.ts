@@ -86,13 +86,13 @@ export const BUNDLE_FOLDERS = ['bundle/', 'bundle/clients/', 'bundle/keys/', 'bu
 
 /**
  * How many files the query bundle has, for the progress bar: one per client chunk, their directory,
- * one per registrant pack, the `columns` registrant columns (bundle/registrant-columns.ts), the two
+ * one per registrant pack, theirs, the `columns` registrant columns (bundle/registrant-columns.ts), the two
  * orders' fragments of `orderPlaces` places each, each segment's key fragments, the registrants' key
  * fragments (as many as a segment of as many clients: bundle/registrant-keys.ts), and the manifest.
  */
 export function bundleFileCount(clientIds: Iterable<number>, total: number, registrantIds: readonly number[], files: { columns: number; orderPlaces: number }): number {
   const keyFragments = segmentRanges(total).reduce((sum, range) => sum + keyFragmentCount(range.count), 0);
-  const registrants = chunkCount(registrantIds, REGISTRANT_PACKS) + keyFragmentCount(registrantIds.length);
+  const registrants = chunkCount(registrantIds, REGISTRANT_PACKS) + 1 + keyFragmentCount(registrantIds.length);
   return chunkCount(clientIds) + 1 + keyFragments + 2 * Math.ceil(total / files.orderPlaces) + registrants + files.columns + 1;
 }
 

@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, decodeManifest, registrantPackFile, type BundleManifest } from '../bundle/bundle-manifest.ts';
-import { decodeChunkDirectory, type ChunkDirectory } from '../bundle/chunk-directory.ts';
+import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, decodeManifest, type BundleManifest } from '../bundle/bundle-manifest.ts';
+import { decodeRecordDirectory, type DirectoryKind, type RecordDirectory } from '../bundle/record-directory.ts';
 import { checkContentNow, hashInName } from '../bundle/content-names.ts';
 import { decodeOverlay, type OverlayFields } from '../bundle/overlay-file.ts';
 import type { PreviousBundle } from '../render/registrant-overlay.ts';
 
 /**
  * The query bundle of the previous build, as the next build's bundle reads it (render/registrant-overlay.ts):
- * its client chunks (from their directory) and registrant packs by first id, each read only when asked
- * for and checked against the hash in its name, and its overlay. Undefined when the previous build has
- * no bundle this program can read (none, another format, a manifest, chunk directory or overlay that
- * does not parse or is damaged): the new bundle is then written fresh.
+ * its client chunks and registrant packs by first id (from their directories), each read only when
+ * asked for and checked against the hash in its name, and its overlay. Undefined when the previous
+ * build has no bundle this program can read (none, another format, a manifest, directory or overlay
+ * that does not parse or is damaged): the new bundle is then written fresh.
  */
 export function openPreviousBundle(previousDir: string | undefined): PreviousBundle | undefined {
   if (previousDir === undefined) return undefined;
@@ -21,19 +21,12 @@ export function openPreviousBundle(previousDir: string | undefined): PreviousBun
   } catch {
     return undefined;
   }
-  if (manifest.format !== BUNDLE_FORMAT || !Array.isArray(manifest.registrantPacks?.firstIds)) return undefined;
+  if (manifest.format !== BUNDLE_FORMAT) return undefined;
   const folder = path.join(previousDir, BUNDLE_FOLDER);
-  // Its chunks' directory, which names them (a damaged one: no previous bundle).
-  const directoryBytes = checkedBytes(folder, manifest.chunks?.file);
-  if (directoryBytes === undefined) return undefined;
-  let directory: ChunkDirectory;
-  try {
-    directory = decodeChunkDirectory(directoryBytes, manifest.chunks.file);
-  } catch {
-    return undefined;
-  }
-  const chunks = indexOf(directory.firstIds);
-  const packs = indexOf(manifest.registrantPacks.firstIds);
+  // The chunks' and the packs' directories, which name them (a damaged one: no previous bundle).
+  const chunks = readDirectory(folder, 'chunks', manifest.chunks?.file);
+  const packs = readDirectory(folder, 'packs', manifest.registrantPacks?.file);
+  if (chunks === undefined || packs === undefined) return undefined;
   const hashOf = (name: string) => hashInName(name)!;
   // Its overlay, whose registrants are candidates for the next (a damaged one: no previous bundle).
   let overlay: OverlayFields = {};
@@ -48,20 +41,34 @@ export function openPreviousBundle(previousDir: string | undefined): PreviousBun
   }
   return {
     overlay,
-    chunkHash: (firstId) => nameOf(chunks, firstId, (k) => hashOf(directory.file(k))),
-    chunk: (firstId) => checkedBytes(folder, nameOf(chunks, firstId, (k) => directory.file(k))),
-    packHash: (firstId) => nameOf(packs, firstId, (k) => hashOf(registrantPackFile(manifest.registrantPacks, k))),
-    pack: (firstId) => checkedBytes(folder, nameOf(packs, firstId, (k) => registrantPackFile(manifest.registrantPacks, k))),
+    chunkHash: (firstId) => mapped(chunks.fileOf(firstId), hashOf),
+    chunk: (firstId) => checkedBytes(folder, chunks.fileOf(firstId)),
+    packHash: (firstId) => mapped(packs.fileOf(firstId), hashOf),
+    pack: (firstId) => checkedBytes(folder, packs.fileOf(firstId)),
   };
 }
 
-function indexOf(firstIds: ArrayLike<number>): Map<number, number> {
-  return new Map(Array.from(firstIds, (id, k) => [id, k]));
+/** A directory of the previous bundle, by first id: undefined when it is missing, damaged or does not decode. */
+function readDirectory(folder: string, kind: DirectoryKind, name: string | undefined): { fileOf(firstId: number): string | undefined } | undefined {
+  const bytes = checkedBytes(folder, name);
+  if (bytes === undefined) return undefined;
+  let directory: RecordDirectory;
+  try {
+    directory = decodeRecordDirectory(kind, bytes, name!);
+  } catch {
+    return undefined;
+  }
+  const index = new Map(Array.from(directory.firstIds, (id, k) => [id, k]));
+  return {
+    fileOf(firstId) {
+      const k = index.get(firstId);
+      return k === undefined ? undefined : directory.file(k);
+    },
+  };
 }
 
-function nameOf(index: ReadonlyMap<number, number>, firstId: number, name: (k: number) => string): string | undefined {
-  const k = index.get(firstId);
-  return k === undefined ? undefined : name(k);
+function mapped<T>(value: string | undefined, map: (value: string) => T): T | undefined {
+  return value === undefined ? undefined : map(value);
 }
 
 /** A file's bytes when they are what its name says; undefined when it is missing, damaged or its name holds no hash (never reused). */

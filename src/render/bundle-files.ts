@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format, type Preflight } from '../contract.ts';
-import { BUNDLE_FORMAT, BUNDLE_MANIFEST, encodeManifest, keyFragmentStem, orderFragmentStem, registrantKeyStem, registrantPackStem, type BundleManifest, type ManifestSegment } from '../bundle/bundle-manifest.ts';
+import { BUNDLE_FORMAT, BUNDLE_MANIFEST, encodeManifest, keyFragmentStem, orderFragmentStem, registrantKeyStem, type BundleManifest, type ManifestSegment } from '../bundle/bundle-manifest.ts';
 import { bundleFile, hashOf, hashedName, nameInBundle, type BundleFile } from '../bundle/content-names.ts';
-import { CHUNK_DIRECTORY_STEM, chunkStem, decodeChunkDirectory, encodeChunkDirectory, type ChunkEntries } from '../bundle/chunk-directory.ts';
+import { chunkStem, decodeRecordDirectory, directoryStem, encodeRecordDirectory, registrantPackStem, type DirectoryEntries, type DirectoryKind } from '../bundle/record-directory.ts';
 import { encodeKeyIndex, type SegmentKeyRows, type ValueField } from '../bundle/key-index.ts';
 import { clientOrderFragments, nameFieldOrder } from '../bundle/field-orders.ts';
 import { ORDER_PLACES } from '../bundle/order-fragments.ts';
@@ -60,7 +60,7 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
     registrants: 0,
     // Each column's name, with its content's hash, as it is written (registrantFiles).
     registrantColumns: {} as BundleManifest['registrantColumns'],
-    registrantPacks: { firstIds: [], counts: [], hashes: '' },
+    registrantPacks: { count: 0, file: '' },
     registrantKeys: { firstKeys: [], hashes: [], maxNameBytes: 0, words: [] },
   };
   const clients = new ClientColumns(source.clientCount);
@@ -80,12 +80,12 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
   // The registrants first: their packs, compared with the previous build's, say which registrants
   // changed, which decides what the chunks keep (registrant-overlay.ts).
   yield* digested(registrantFiles(source, manifest, overlay));
-  const chunks: ChunkEntries = { firstIds: [], starts: [], hashes: [] };
+  const chunks: DirectoryEntries = { firstIds: [], starts: [], hashes: [] };
   const freshHashes: string[] = [];
   yield* digested(clientFiles(source, manifest, chunks, clients, registrantTexts, overlay, freshHashes));
-  const directory = chunkDirectoryFile(chunks);
+  const directory = directoryFile('chunks', chunks);
   // The directory a fresh build would write: this one, unless a chunk kept an earlier build's bytes.
-  const freshDirectory = freshHashes.every((hash, k) => hash === chunks.hashes[k]) ? directory : chunkDirectoryFile({ ...chunks, hashes: freshHashes });
+  const freshDirectory = freshHashes.every((hash, k) => hash === chunks.hashes[k]) ? directory : directoryFile('chunks', { ...chunks, hashes: freshHashes });
   yield* digested([{ ...directory, fresh: freshDirectory }]);
   manifest.chunks = { count: chunks.firstIds.length, file: nameInBundle(directory) };
   yield* digested(orderFiles(source, manifest, clients));
@@ -113,12 +113,13 @@ class ClientColumns {
   }
 }
 
-/** The chunks' directory (bundle/chunk-directory.ts), read back as the answerer reads it: each chunk's start and file. */
-function chunkDirectoryFile(chunks: ChunkEntries): BundleFile {
-  const file = bundleFile(CHUNK_DIRECTORY_STEM, encodeChunkDirectory(chunks));
-  const read = decodeChunkDirectory(file.data, file.path);
-  const differs = (k: number) => read.starts[k] !== chunks.starts[k] || read.file(k) !== hashedName(chunkStem(chunks.firstIds[k]!), chunks.hashes[k]!);
-  if (read.count !== chunks.firstIds.length || chunks.firstIds.some((_, k) => differs(k))) throw new Error(`${file.path}: the chunk directory does not read back as written`);
+/** The chunks' or the packs' directory (bundle/record-directory.ts), read back as the answerer reads it: each file's start and name. */
+function directoryFile(kind: DirectoryKind, entries: DirectoryEntries): BundleFile {
+  const file = bundleFile(directoryStem(kind), encodeRecordDirectory(kind, entries));
+  const read = decodeRecordDirectory(kind, file.data, file.path);
+  const stem = kind === 'chunks' ? chunkStem : registrantPackStem;
+  const differs = (k: number) => read.starts[k] !== entries.starts[k] || read.file(k) !== hashedName(stem(entries.firstIds[k]!), entries.hashes[k]!);
+  if (read.count !== entries.firstIds.length || entries.firstIds.some((_, k) => differs(k))) throw new Error(`${file.path}: the ${kind} directory does not read back as written`);
   return file;
 }
 
@@ -129,7 +130,7 @@ function chunkDirectoryFile(chunks: ChunkEntries): BundleFile {
 function* clientFiles(
   source: BundleRows,
   manifest: BundleManifest,
-  chunks: ChunkEntries,
+  chunks: DirectoryEntries,
   clients: ClientColumns,
   registrantTexts: ReadonlyMap<number, string>,
   overlay: RegistrantOverlay,
@@ -256,16 +257,23 @@ function* registrantFiles(source: BundleRows, manifest: BundleManifest, overlay:
     registrants.push({ id, text: fields, updated: updated === Number.MIN_SAFE_INTEGER ? Number.NaN : updated, ...(JSON.parse(`{${fields}}`) as RegistrantListFields) });
   }
   manifest.registrants = registrants.length;
+  const packs: DirectoryEntries = { firstIds: [], starts: [], hashes: [] };
   let pack: ListedRegistrant[] = [];
-  for (const registrant of registrants) {
+  for (const [place, registrant] of registrants.entries()) {
     if (pack.length > 0 && startsChunk(registrant.id, pack.length, REGISTRANT_PACKS)) {
-      yield packOf(pack, manifest, overlay);
+      yield packOf(pack, packs, overlay);
       pack = [];
     }
-    if (pack.length === 0) manifest.registrantPacks.firstIds.push(registrant.id);
+    if (pack.length === 0) {
+      packs.firstIds.push(registrant.id);
+      packs.starts.push(place);
+    }
     pack.push(registrant);
   }
-  if (pack.length > 0) yield packOf(pack, manifest, overlay);
+  if (pack.length > 0) yield packOf(pack, packs, overlay);
+  const directory = directoryFile('packs', packs);
+  manifest.registrantPacks = { count: packs.firstIds.length, file: nameInBundle(directory) };
+  yield directory;
   const columns = registrantColumns(registrants, manifest.choices);
   for (const column of REGISTRANT_COLUMNS) {
     const file = bundleFile(registrantColumnStem(column), encodeRegistrantColumn(column, columns[column]));
@@ -306,23 +314,22 @@ function registrantColumns(registrants: readonly ListedRegistrant[], choices: Bu
   const updatedOrder = placeOrder(registrants.length, byUpdated);
   return {
     ids: Float64Array.from(registrants, (registrant) => registrant.id),
-    codes: {
+    filters: {
       state: codeColumn(registrants.map((registrant) => registrant.state), choices.states),
       country: codeColumn(registrants.map((registrant) => registrant.country), choices.countries),
       ppbCountry: codeColumn(registrants.map((registrant) => registrant.ppb_country), choices.countries),
+      updated,
     },
-    updated,
     nameOrder,
     updatedOrder,
     ranks: { name: ranksOf(nameOrder), updated: ranksOf(updatedOrder) },
   };
 }
 
-/** A pack of registrant texts, read back before it is written; its hash and count go to the manifest, beside its first id. */
-function packOf(registrants: readonly { id: number; text: string }[], manifest: BundleManifest, overlay: RegistrantOverlay): BundleFile {
+/** A pack of registrant texts, read back before it is written; its hash goes to the packs' directory, beside its first id and start. */
+function packOf(registrants: readonly { id: number; text: string }[], packs: DirectoryEntries, overlay: RegistrantOverlay): BundleFile {
   const file = bundleFile(registrantPackStem(registrants[0]!.id), encodeRecordTexts(REGISTRANT_FIELD_KEYS, registrants));
-  manifest.registrantPacks.hashes += hashOf(file);
-  manifest.registrantPacks.counts.push(registrants.length);
+  packs.hashes.push(hashOf(file));
   const back = decodeRecordTexts(file.data, file.path);
   registrants.forEach((registrant, i) => {
     if (back.ids[i] !== registrant.id || back.text(i) !== registrant.text) throw new Error(`${file.path}: registrant ${registrant.id} does not read back as it was written`);

@@ -1,6 +1,6 @@
 import { REGISTRANT_FIELD_KEYS } from '../contract.ts';
-import { BUNDLE_FOLDER, OVERLAY_STEM, registrantPackStem } from '../bundle/bundle-manifest.ts';
-import { chunkStem } from '../bundle/chunk-directory.ts';
+import { BUNDLE_FOLDER, OVERLAY_STEM } from '../bundle/bundle-manifest.ts';
+import { chunkStem, registrantPackStem } from '../bundle/record-directory.ts';
 import { bundleFile, hashOf, hashedName, type BundleFile } from '../bundle/content-names.ts';
 import { decodeRecordTexts, fieldValues, type RecordTexts } from '../bundle/record-texts.ts';
 import { decodeOverlay, encodeOverlay, overlayValues, type OverlayFields } from '../bundle/overlay-file.ts';

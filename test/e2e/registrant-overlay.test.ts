@@ -6,7 +6,7 @@ import { bundleFolderReader, checkBundleFolder } from '../../src/built-folder.ts
 import { build, type BuildSummary } from '../../src/build.ts';
 import { resolveBuildOptions } from '../../src/config.ts';
 import type { BundleManifest } from '../../src/bundle/bundle-manifest.ts';
-import { CHUNK_DIRECTORY_STEM, decodeChunkDirectory } from '../../src/bundle/chunk-directory.ts';
+import { decodeRecordDirectory, directoryStem } from '../../src/bundle/record-directory.ts';
 import { OVERLAY_BYTES } from '../../src/render/registrant-overlay.ts';
 import { clientRecord, ndjson } from '../support/records.ts';
 import { tempFolder } from '../support/temp-folder.ts';
@@ -65,11 +65,11 @@ const bundleNames = (dir: string) => readdirSync(path.join(dir, 'bundle'), { rec
 const changedChunks = (dir: string) =>
   readFileSync(path.join(dir, '_build/changed.txt'), 'utf8')
     .split('\n')
-    .filter((line) => line.startsWith('bundle/clients/') && !line.startsWith(`bundle/${CHUNK_DIRECTORY_STEM}.`));
+    .filter((line) => line.startsWith('bundle/clients/') && !line.startsWith(`bundle/${directoryStem('chunks')}.`));
 /** A build's client chunks, from their directory: each one's file under bundle/ (its first id and hash). */
 const chunksOf = (dir: string) => {
   const { file } = manifestOf(dir).chunks;
-  const directory = decodeChunkDirectory(readFileSync(path.join(dir, 'bundle', file)), file);
+  const directory = decodeRecordDirectory('chunks', readFileSync(path.join(dir, 'bundle', file)), file);
   return Array.from({ length: directory.count }, (_, k) => directory.file(k));
 };
 
@@ -167,19 +167,21 @@ describe('the registrant overlay', { timeout: 180_000 }, () => {
     expect(chunksOf(out)[1]).toBe(chunksOf(fresh)[1]);
   });
 
-  it('a previous bundle this program cannot read (another format, a damaged manifest, overlay or chunk directory) gives a fresh bundle', async () => {
+  it('a previous bundle this program cannot read (another format, a damaged manifest, overlay, chunk or pack directory) gives a fresh bundle', async () => {
     const manifestFile = path.join(out, 'bundle/manifest.json');
+    // A directory, which names the chunks or packs to compare and keep: one byte of a hash changed.
+    const damageDirectory = (file: string) => {
+      const directory = path.join(out, 'bundle', file);
+      const bytes = readFileSync(directory);
+      bytes[bytes.length - 1]! ^= 1;
+      writeFileSync(directory, bytes);
+    };
     const damages = [
       () => writeFileSync(manifestFile, readFileSync(manifestFile, 'utf8').replace('query-bundle@', 'query-bundle@0')),
       () => writeFileSync(manifestFile, readFileSync(manifestFile, 'utf8').slice(0, 100)),
       () => writeFileSync(path.join(out, 'bundle', manifestOf(out).overlay!.file), '{"903":{"name":"\\"OTHER\\""}}'),
-      // The chunks' directory, which names the chunks to keep: one byte of a hash changed.
-      () => {
-        const directory = path.join(out, 'bundle', manifestOf(out).chunks.file);
-        const bytes = readFileSync(directory);
-        bytes[bytes.length - 1]! ^= 1;
-        writeFileSync(directory, bytes);
-      },
+      () => damageDirectory(manifestOf(out).chunks.file),
+      () => damageDirectory(manifestOf(out).registrantPacks.file),
     ];
     for (const [n, damage] of damages.entries()) {
       names = { ...names, 906: `RENAMED SIX ${n}` };

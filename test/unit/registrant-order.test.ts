@@ -43,8 +43,12 @@ function columns(): RegistrantColumnTypes {
   const updatedOrder = placeOrder(TOTAL, (a, b) => instant(a) - instant(b) || 0);
   return {
     ids: Float64Array.from(registrants, (registrant) => registrant.id),
-    codes: { state: codeColumn(registrants.map((registrant) => registrant.state), STATES), country: codeColumn([], []), ppbCountry: codeColumn([], []) },
-    updated,
+    filters: {
+      state: codeColumn(registrants.map((registrant) => registrant.state), STATES),
+      country: codeColumn(registrants.map(() => null), []),
+      ppbCountry: codeColumn(registrants.map(() => null), []),
+      updated,
+    },
     nameOrder,
     updatedOrder,
     ranks: { name: ranksOf(nameOrder), updated: ranksOf(updatedOrder) },
@@ -79,7 +83,7 @@ async function openBundle(): Promise<QueryBundle> {
     chunks: { count: 0, file: 'clients/directory.0000000000000000.bin' },
     registrants: TOTAL,
     registrantColumns,
-    registrantPacks: { firstIds: [], counts: [], hashes: '' },
+    registrantPacks: { count: 0, file: 'registrants/directory.0000000000000000.bin' },
     registrantKeys,
   } as unknown as BundleManifest;
   files.set('manifest.json', new TextEncoder().encode(encodeManifest(manifest)));
