@@ -93,9 +93,18 @@ export function matchesAt(bytes: Uint8Array, from: number, to: number, offset: n
   let local = -1;
   let position = 0;
   for (let at = first; at < to; ) {
-    const gap = readOccurrence(bytes, at);
-    const value = occurrenceValue;
-    at = occurrenceEnd;
+    // An occurrence: two varints, most often of one byte each, read in place (a fresh instance runs this
+    // loop interpreted, where a call an occurrence cost more than the reading).
+    let gap = bytes[at++]!;
+    if (gap >= 0x80) {
+      gap = readVarint(bytes, at - 1);
+      at = varintEnd;
+    }
+    let value = bytes[at++]!;
+    if (value >= 0x80) {
+      value = readVarint(bytes, at - 1);
+      at = varintEnd;
+    }
     local += gap;
     position = gap === 0 ? position + value : value;
     if (position >= offset) {
@@ -146,9 +155,17 @@ export function confirmMatchesAt(bytes: Uint8Array, from: number, to: number, of
         found.count = kept;
         return found;
       }
-      const gap = readOccurrence(bytes, at);
-      const value = occurrenceValue;
-      at = occurrenceEnd;
+      // An occurrence, read in place as in matchesAt.
+      let gap = bytes[at++]!;
+      if (gap >= 0x80) {
+        gap = readVarint(bytes, at - 1);
+        at = varintEnd;
+      }
+      let value = bytes[at++]!;
+      if (value >= 0x80) {
+        value = readVarint(bytes, at - 1);
+        at = varintEnd;
+      }
       local += gap;
       start = gap === 0 ? start + value : value - offset;
     }
@@ -159,27 +176,6 @@ export function confirmMatchesAt(bytes: Uint8Array, from: number, to: number, of
   }
   found.count = kept;
   return found;
-}
-
-/** The value (position, or gap of position) and the end of the occurrence `readOccurrence` read last: a reader's cursor, so that a read makes no object. */
-let occurrenceValue = 0;
-let occurrenceEnd = 0;
-
-/** The occurrence at `at`: its gap of local index (returned) and value, each a varint, most often of one byte, read in place. */
-function readOccurrence(bytes: Uint8Array, at: number): number {
-  let gap = bytes[at++]!;
-  if (gap >= 0x80) {
-    gap = readVarint(bytes, at - 1);
-    at = varintEnd;
-  }
-  let value = bytes[at++]!;
-  if (value >= 0x80) {
-    value = readVarint(bytes, at - 1);
-    at = varintEnd;
-  }
-  occurrenceValue = value;
-  occurrenceEnd = at;
-  return gap;
 }
 
 function checkPositions(bytes: Uint8Array, from: number, file: string): void {
