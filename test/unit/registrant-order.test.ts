@@ -135,14 +135,19 @@ describe('the registrants in the order of the terms, read off the precomputed or
     expect(await ordered.slice(0, TOTAL)).toEqual(sortedByTerms(selected, ordering));
   });
 
-  it.each(TWO_TERMS)('ordering=%s, filtered: the ranks sorted as numbers, and compared in pairs past the registrants whose three digits a double holds', async (ordering) => {
+  it.each(TWO_TERMS)('ordering=%s, filtered: the ranks sorted as numbers, the runs of ties where a slice meets them, whole and page by page', async (ordering) => {
     const { ranks } = columns();
     const selected = Int32Array.from(every.filter((place) => place % 3 !== 1));
     const terms = orderingTerms(ordering, REGISTRANTS.orderings);
     const expected = sortedByTerms(Array.from(selected), ordering);
-    expect(Array.from(placesByRanks(selected, terms, ranks, TOTAL))).toEqual(expected);
-    // The same ranks read against a registry of 2^20: past 2^53 for three digits, so compared in pairs.
-    expect(Array.from(placesByRanks(selected, terms, ranks, 2 ** 20))).toEqual(expected);
+    // The same ranks read against a registry of 2^20 too: digits of another base.
+    for (const total of [TOTAL, 2 ** 20]) {
+      const ordered = placesByRanks(selected, terms, ranks, total);
+      expect(ordered.count).toBe(selected.length);
+      expect(ordered.slice(0, TOTAL)).toEqual(expected);
+      // Pages of 7 cut through runs of ties; a page past the end holds what is left, or nothing.
+      for (let from = 0; from < selected.length + 7; from += 7) expect(ordered.slice(from, from + 7)).toEqual(expected.slice(from, from + 7));
+    }
   });
 
   it('registrant_name narrows what the other filters kept, and reads its key index as written', async () => {
