@@ -108,15 +108,27 @@ function workerdChildren(): number[] {
 
 /** Nanoseconds the process's threads have spent on a CPU (the kernel's schedstat, not sampled). */
 export function cpuNanoseconds(pid: number): number {
-  let sum = 0;
+  return threadNanoseconds(pid).all;
+}
+
+/**
+ * The same, and the part of it spent by the process's main thread: the thread workerd runs its
+ * isolates on (the Worker's JavaScript, and miniflare's own workers'), apart from V8's helper threads
+ * (concurrent compilation and collection) and workerd's I/O threads.
+ */
+export function threadNanoseconds(pid: number): { all: number; main: number } {
+  let all = 0;
+  let main = 0;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      sum += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      all += ns;
+      if (tid === String(pid)) main = ns;
     } catch {
       // A thread that ended while the list was read: its time is lost to both measures alike.
     }
   }
-  return sum;
+  return { all, main };
 }
 
 /** The process's resident memory, in bytes (VmRSS). */
