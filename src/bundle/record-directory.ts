@@ -51,7 +51,10 @@ export function registrantPackStem(firstId: number): string {
   return `${FOLDERS.packs}/${firstId}`;
 }
 
-const STEMS: Record<DirectoryKind, (firstId: number) => string> = { chunks: chunkStem, packs: registrantPackStem };
+/** The stem of a kind's record file whose first record has `firstId`. */
+export function recordFileStem(kind: DirectoryKind, firstId: number): string {
+  return kind === 'chunks' ? chunkStem(firstId) : registrantPackStem(firstId);
+}
 
 const HASH_BYTES = HASH_DIGITS / 2;
 
@@ -74,11 +77,10 @@ export function decodeRecordDirectory(kind: DirectoryKind, bytes: Uint8Array, fi
   const starts = sections.section('starts', Uint32Array);
   const hashes = sections.section('hashes', Uint8Array);
   if (starts.length !== firstIds.length || hashes.length !== firstIds.length * HASH_BYTES) throw new Error(`${file}: its first ids, starts and hashes do not add up`);
-  const stem = STEMS[kind];
   return {
     count: firstIds.length,
     firstIds,
     starts,
-    file: (k) => hashedName(stem(firstIds[k]!), hexOf(hashes.subarray(k * HASH_BYTES, (k + 1) * HASH_BYTES))),
+    file: (k) => hashedName(recordFileStem(kind, firstIds[k]!), hexOf(hashes.subarray(k * HASH_BYTES, (k + 1) * HASH_BYTES))),
   };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { CLIENT_FIELD_KEYS, REGISTRANT_FIELD_KEYS, type Format, type Preflight } from '../contract.ts';
 import { BUNDLE_FORMAT, BUNDLE_MANIFEST, encodeManifest, keyFragmentStem, orderFragmentStem, registrantKeyStem, type BundleManifest, type ManifestSegment } from '../bundle/bundle-manifest.ts';
 import { bundleFile, hashOf, hashedName, nameInBundle, type BundleFile } from '../bundle/content-names.ts';
-import { chunkStem, decodeRecordDirectory, directoryStem, encodeRecordDirectory, registrantPackStem, type DirectoryEntries, type DirectoryKind } from '../bundle/record-directory.ts';
+import { chunkStem, decodeRecordDirectory, directoryStem, encodeRecordDirectory, recordFileStem, registrantPackStem, type DirectoryEntries, type DirectoryKind } from '../bundle/record-directory.ts';
 import { encodeKeyIndex, type SegmentKeyRows, type ValueField } from '../bundle/key-index.ts';
 import { clientOrderFragments, nameFieldOrder } from '../bundle/field-orders.ts';
 import { ORDER_PLACES } from '../bundle/order-fragments.ts';
@@ -117,8 +117,7 @@ class ClientColumns {
 function directoryFile(kind: DirectoryKind, entries: DirectoryEntries): BundleFile {
   const file = bundleFile(directoryStem(kind), encodeRecordDirectory(kind, entries));
   const read = decodeRecordDirectory(kind, file.data, file.path);
-  const stem = kind === 'chunks' ? chunkStem : registrantPackStem;
-  const differs = (k: number) => read.starts[k] !== entries.starts[k] || read.file(k) !== hashedName(stem(entries.firstIds[k]!), entries.hashes[k]!);
+  const differs = (k: number) => read.starts[k] !== entries.starts[k] || read.file(k) !== hashedName(recordFileStem(kind, entries.firstIds[k]!), entries.hashes[k]!);
   if (read.count !== entries.firstIds.length || entries.firstIds.some((_, k) => differs(k))) throw new Error(`${file.path}: the ${kind} directory does not read back as written`);
   return file;
 }
