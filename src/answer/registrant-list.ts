@@ -33,7 +33,7 @@ async function selectRegistrants(bundle: QueryBundle, criteria: Criteria): Promi
   });
   const { updatedAfter: after, updatedBefore: before } = criteria;
   const ranged = typeof after === 'number' || typeof before === 'number';
-  const [byId, named, columns] = await Promise.all([
+  const [byId, named, filters] = await Promise.all([
     criteria.id === undefined ? undefined : typeof criteria.id === 'number' ? bundle.registrantColumn('ids') : null,
     criteria.name instanceof Uint8Array ? registrantsNamed(bundle, criteria.name) : undefined,
     choiceFilters.length > 0 || ranged ? bundle.registrantColumn('filters') : undefined,
@@ -44,10 +44,10 @@ async function selectRegistrants(bundle: QueryBundle, criteria: Criteria): Promi
     // The one place an id names, if the name holds it too.
     places = at < 0 || (named !== undefined && !named.includes(at)) ? new Int32Array(0) : Int32Array.of(at);
   }
-  if (columns === undefined) return places ?? everyPlace(bundle.manifest.registrants);
+  if (filters === undefined) return places ?? everyPlace(bundle.manifest.registrants);
   const tests: PlaceTests = {
-    codes: choiceFilters.map(({ field, code }) => ({ column: columns[field], code })),
-    updated: ranged ? columns.updated : undefined,
+    codes: choiceFilters.map(({ field, code }) => ({ column: filters[field], code })),
+    updated: ranged ? filters.updated : undefined,
     // No dt_updated (NaN) is within no range.
     after: typeof after === 'number' ? after : -Infinity,
     before: typeof before === 'number' ? before : Infinity,

@@ -32,7 +32,7 @@ export async function orderRegistrantPlaces(bundle: QueryBundle, selected: Int32
   return {
     count: walk.total,
     slice: async (from, to) => {
-      if (sortRun === undefined && walk.meetsTies(from, to)) sortRun = runSorter(later === undefined ? undefined : await bundle.forAnswer().registrantColumn('ranks'), later, idDescending);
+      if (sortRun === undefined && walk.meetsTies(from, to)) sortRun = runSorter(later === undefined ? undefined : await bundle.forAnswer().registrantColumn('ranks'), later, idDescending, walk.total);
       return walk.stepsBetween(from, to, sortRun);
     },
   };
@@ -74,6 +74,7 @@ export function placesByRanks(selected: Int32Array, terms: readonly SortTerm[], 
   const placeAt = (step: number) => placeOfKey(keys[step]!, total, idDescending);
   if (terms.length < 3) return { count, slice: (from, to) => Array.from({ length: Math.max(0, Math.min(to, count) - from) }, (_, k) => placeAt(from + k)) };
   const firstDigit = (step: number) => Math.floor(keys[step]! / total);
+  const sortRun = runSorter(ranks, middle, idDescending, total);
   return {
     count,
     slice(from, to) {
@@ -90,8 +91,8 @@ export function placesByRanks(selected: Int32Array, terms: readonly SortTerm[], 
           continue;
         }
         const run = Int32Array.from({ length: end - start }, (_, k) => placeAt(start + k));
-        const sorted = rankKeys(run, rankColumn(ranks, middle!), middle!.descending, idDescending, total).sort();
-        for (; step < Math.min(end, to); step++) found.push(placeOfKey(sorted[step - start]!, total, idDescending));
+        sortRun(run);
+        for (; step < Math.min(end, to); step++) found.push(run[step - start]!);
       }
       return found;
     },
@@ -125,12 +126,18 @@ function placeOfKey(key: number, total: number, idDescending: boolean): number {
 /** Puts a run of places tied on the first term, ascending, in the order of the terms after it. */
 type RunSorter = (run: Int32Array) => void;
 
-function runSorter(ranks: Ranks | undefined, term: SortTerm | undefined, idDescending: boolean): RunSorter {
-  const byId = (a: number, b: number) => (idDescending ? b - a : a - b);
+/**
+ * The run sorter of a walk and of a filtered list alike: by `term`'s rank, then id, as the keys of
+ * `rankKeys` sorted by the engine's numeric sort (no comparison called a pair); without a term, by
+ * id alone.
+ */
+function runSorter(ranks: Ranks | undefined, term: SortTerm | undefined, idDescending: boolean, total: number): RunSorter {
   if (term === undefined || ranks === undefined) return (run) => void (idDescending && run.reverse());
-  const sign = term.descending ? -1 : 1;
-  const rank = term.field === 'name' ? ranks.name : ranks.updated;
-  return (run) => void run.sort((a, b) => sign * (rank[a]! - rank[b]!) || byId(a, b));
+  const column = rankColumn(ranks, term);
+  return (run) => {
+    const keys = rankKeys(run, column, term.descending, idDescending, total).sort();
+    for (let i = 0; i < run.length; i++) run[i] = placeOfKey(keys[i]!, total, idDescending);
+  };
 }
 
 /** One precomputed order walked in a direction: step k of the walk is a position in the order. */

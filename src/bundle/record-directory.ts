@@ -41,19 +41,19 @@ export function directoryStem(kind: DirectoryKind): string {
   return `${FOLDERS[kind]}/directory`;
 }
 
-/** The stem of the client chunk whose first client has `firstId` (content-names.ts adds its hash). */
-export function chunkStem(firstId: number): string {
-  return `${FOLDERS.chunks}/${firstId}`;
-}
-
-/** The stem of the registrant pack whose first registrant has `firstId` (content-names.ts adds its hash). */
-export function registrantPackStem(firstId: number): string {
-  return `${FOLDERS.packs}/${firstId}`;
-}
-
-/** The stem of a kind's record file whose first record has `firstId`. */
+/** The stem of a kind's record file whose first record has `firstId` (content-names.ts adds its hash). */
 export function recordFileStem(kind: DirectoryKind, firstId: number): string {
-  return kind === 'chunks' ? chunkStem(firstId) : registrantPackStem(firstId);
+  return `${FOLDERS[kind]}/${firstId}`;
+}
+
+/** The stem of the client chunk whose first client has `firstId`. */
+export function chunkStem(firstId: number): string {
+  return recordFileStem('chunks', firstId);
+}
+
+/** The stem of the registrant pack whose first registrant has `firstId`. */
+export function registrantPackStem(firstId: number): string {
+  return recordFileStem('packs', firstId);
 }
 
 const HASH_BYTES = HASH_DIGITS / 2;
