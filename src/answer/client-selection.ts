@@ -92,7 +92,7 @@ async function keptList(fragmentOf: FragmentOf, key: string, count: number): Pro
   const list = await findList(fragmentOf, key);
   if (list === undefined) return listedSelection(EMPTY, count);
   const bitmap = list.fragment.bitmap(list.index);
-  return bitmap === undefined ? listedSelection(list.fragment.locals(list.index), count) : bitmapSelection(bitmap.bits, bitmap.first);
+  return bitmap === undefined ? listedSelection(list.fragment.locals(list.index), count) : bitmapSelection(bitmap);
 }
 
 /** The entries of `a` also in `b` (both ascending). */

@@ -1,4 +1,4 @@
-import { hasBit } from '../bundle/key-lists.ts';
+import { hasBit, type Bitmap } from '../bundle/key-lists.ts';
 import { sortedIndexOf, upperBound } from '../bundle/sorted-arrays.ts';
 
 /**
@@ -55,19 +55,28 @@ const COUNTED_BYTES = 64;
 const BITS_SET = new Uint8Array(256);
 for (let byte = 1; byte < 256; byte++) BITS_SET[byte] = (byte & 1) + BITS_SET[byte >>> 1]!;
 
-/** The clients of a bitmap (bit k of byte j: client `first` + 8j + k), as the key index holds it (bundle/key-lists.ts). */
-export function bitmapSelection(bits: Uint8Array, first: number): Selection {
-  // How many clients the bitmap holds before each run of COUNTED_BYTES bytes: one pass, a byte a turn.
-  const before = new Int32Array(Math.ceil(bits.length / COUNTED_BYTES) + 1);
-  let count = 0;
-  for (let run = 0, at = 0; at < bits.length; run++) {
-    before[run] = count;
-    for (const end = Math.min(at + COUNTED_BYTES, bits.length); at < end; at++) count += BITS_SET[bits[at]!]!;
-  }
-  before[before.length - 1] = count;
+/**
+ * The clients of a bitmap as the key index holds it (bundle/key-lists.ts: its bits, first client and
+ * count). Its count is the list's own; the clients before each run of COUNTED_BYTES bytes are counted
+ * only as far as a place asked for needs: a first page in id order counts a few runs, where counting
+ * the whole bitmap (16 KB, a byte a turn) was a loop a fresh instance ran interpreted for every search.
+ */
+export function bitmapSelection({ bits, first, count }: Bitmap): Selection {
+  const runs = Math.ceil(bits.length / COUNTED_BYTES);
+  // before[r]: the clients in the runs before run r, for r up to `counted`; past it, the whole count
+  // (more than any place), so that the array stays ascending for the search of a place's run.
+  const before = new Int32Array(runs + 1).fill(count);
+  before[0] = 0;
+  let counted = 0;
   return {
     count,
     at(place) {
+      if (place < 0 || place >= count) throw new RangeError(`Expected a place from 0 to ${count - 1}, not ${place}`);
+      while (counted < runs && before[counted]! <= place) {
+        let sum = before[counted]!;
+        for (let at = counted * COUNTED_BYTES, end = Math.min(at + COUNTED_BYTES, bits.length); at < end; at++) sum += BITS_SET[bits[at]!]!;
+        before[++counted] = sum;
+      }
       const run = upperBound(before, place) - 1;
       let left = place - before[run]!;
       for (let at = run * COUNTED_BYTES; ; at++) {

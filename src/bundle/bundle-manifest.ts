@@ -25,7 +25,7 @@ import type { RegistrantColumn } from './registrant-columns.ts';
  *   their list filters and sorts on in a few column files (bundle/registrant-columns.ts), and their
  *   names in a key index of their own (bundle/registrant-keys.ts).
  */
-export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@7';
+export const BUNDLE_FORMAT = 'lda-clients-mirror/query-bundle@8';
 export { BUNDLE_FOLDER };
 /** The manifest's name in the bundle folder: what a reader of the bundle (`ReadFile`) opens first. */
 export const MANIFEST_FILE = 'manifest.json';

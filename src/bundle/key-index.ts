@@ -1,5 +1,5 @@
 import { decodeSections, encodeSections } from './sections.ts';
-import { bitmapOf, buildLists, decodeLocals, type AddOccurrence } from './key-lists.ts';
+import { bitmapOf, buildLists, decodeLocals, type AddOccurrence, type Bitmap } from './key-lists.ts';
 import { buildPositionLists, confirmMatchesAt, decodeOccurrences, matchesAt, type Matches, type Occurrences } from './position-lists.ts';
 import { upperBound } from './sorted-arrays.ts';
 import { encodeTextList, textStart, type TextList } from './text-list.ts';
@@ -247,8 +247,8 @@ export interface KeyFragment {
   listBytes(index: number): number;
   /** The list at `index` of a 1- or 2-byte name key or a value key: ascending local indexes. */
   locals(index: number): Int32Array;
-  /** That list's bits, when it is kept as a bitmap (key-lists.ts), undecoded: bit k of byte j is local index `first` + 8j + k. */
-  bitmap(index: number): { bits: Uint8Array; first: number } | undefined;
+  /** That list's bits and count, when it is kept as a bitmap (key-lists.ts), undecoded: bit k of byte j is local index `first` + 8j + k. */
+  bitmap(index: number): Bitmap | undefined;
   /** The list at `index` of a 3-byte name key: every occurrence, by local index then byte position. */
   occurrences(index: number): Occurrences;
   /** The matches of the 3-byte key at `index` found at `offset` of a pattern; given `within`, those of it that key confirms, in place (position-lists.ts). */

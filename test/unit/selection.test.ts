@@ -28,10 +28,18 @@ describe('a selection kept as the bitmap it was read as', () => {
       const { bytes, from, to } = listOf(locals);
       const bitmap = bitmapOf(bytes, from, to);
       expect(bitmap, `${length} clients from ${first}`).toBeDefined();
-      const selection = bitmapSelection(bitmap!.bits, bitmap!.first);
+      expect(bitmap!.count).toBe(locals.length);
+      const selection = bitmapSelection(bitmap!);
       expect([...decodeLocals(bytes, from, to, 'test.bin')]).toEqual(locals);
       expect(selection.count).toBe(locals.length);
       expect(Array.from({ length: selection.count }, (_, place) => selection.at(place))).toEqual(locals);
+      // Asked from the last place back, and from the middle, in fresh selections: the runs are counted as far as each place needs.
+      const backwards = bitmapSelection(bitmap!);
+      expect(Array.from({ length: locals.length }, (_, i) => backwards.at(locals.length - 1 - i))).toEqual([...locals].reverse());
+      const middle = bitmapSelection(bitmap!);
+      const half = locals.length >> 1;
+      expect([middle.at(half), middle.at(0), middle.at(locals.length - 1)]).toEqual([locals[half], locals[0], locals.at(-1)]);
+      expect(() => middle.at(locals.length)).toThrow(RangeError);
       expect(everyOf(selection)).toEqual(locals);
       const held = new Set(locals);
       for (let client = -3; client < first + length + 20; client++) expect(selection.has(client), `client ${client}`).toBe(held.has(client));
@@ -41,7 +49,7 @@ describe('a selection kept as the bitmap it was read as', () => {
   it('joined with arrays as segments, counts, places and finds as one ascending list', () => {
     const { bytes, from, to } = listOf(Array.from({ length: 400 }, (_, i) => i).filter((i) => i % 3 !== 1));
     const bitmap = bitmapOf(bytes, from, to)!;
-    const parts = [bitmapSelection(bitmap.bits, bitmap.first), listedSelection(Int32Array.of(), 100), listedSelection(Int32Array.of(0, 7, 99), 100)];
+    const parts = [bitmapSelection(bitmap), listedSelection(Int32Array.of(), 100), listedSelection(Int32Array.of(0, 7, 99), 100)];
     const joined = joinedSelection(parts, [0, 400, 500]);
     const expected = [...decodeLocals(bytes, from, to, 'test.bin'), 500, 507, 599];
     expect(joined.count).toBe(expected.length);
