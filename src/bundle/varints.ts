@@ -21,7 +21,7 @@ export let varintEnd = 0;
 /**
  * The number at `at` (of at most 31 bits, as local indexes, positions and lengths are); it ends at
  * `varintEnd`. The loops over thousands of entries (key-lists.ts' `decodeLocals`, position-lists.ts'
- * `readOccurrence`) read a value of one byte in place and call this only for a longer one: a fresh
+ * spans of occurrences) read a value of one byte in place and call this only for a longer one: a fresh
  * instance runs them interpreted, where the call would cost more than the byte's read.
  */
 export function readVarint(bytes: Uint8Array, at: number): number {
