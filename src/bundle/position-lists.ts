@@ -91,7 +91,11 @@ export interface Matches {
 const SPAN_BYTES = 512;
 const SPAN_MATCHES = 64;
 
-/** A decoding's state between spans: where it is in the list, the last occurrence's client and position, and the matches kept. */
+/**
+ * A decoding's state between spans: where it is in the list, the last occurrence's client and
+ * position, and the matches kept. One for every call: matchesAt and confirmMatchesAt run to their end
+ * without a pause, and neither calls the other.
+ */
 const cursor = { at: 0, local: -1, position: 0, kept: 0 };
 
 /**
