@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { FirstRequest } from './first-requests.ts';
+import { median, medianDifferenceInterval } from './median-interval.ts';
 import { startWorkerdIsolate, threadNanoseconds } from './workerd-isolate.ts';
 
 /**
@@ -66,13 +67,13 @@ async function timedInFreshIsolate(options: { built: string; script: string }, m
   }
 }
 
-export const median = (numbers: number[]) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(2);
+/** A difference of medians and, in brackets, its 90 % bootstrap interval (median-interval.ts). */
+const withInterval = (difference: number, answering: number[], reading: number[]) => {
+  const { low, high } = medianDifferenceInterval(answering, reading);
+  return `${difference.toFixed(1)} (${low.toFixed(1)} to ${high.toFixed(1)})`;
+};
 /** The median, and the least and most, of one side's isolates: how far apart they are says how much the difference can be trusted. */
 const spread = (ms: number[]) => `${median(ms).toFixed(1)} (${Math.min(...ms).toFixed(1)}-${Math.max(...ms).toFixed(1)})`;
 
@@ -83,12 +84,12 @@ export function firstAnswerTable(answers: FirstAnswer[], isolates: number): stri
     const met = a.bytes <= 2 ** 20 && a.files <= 30 && beyond <= 5;
     const wrong = a.status !== 200 || !a.countRight ? ` (status ${a.status}${a.countRight ? '' : ', count differs from the input'})` : '';
     const onMain = median(a.answerMainMs) - median(a.readsMainMs);
-    return `| ${a.kind}${wrong} | ${a.files} | ${mib(a.bytes)} | ${spread(a.answerCpuMs)} | ${spread(a.readsCpuMs)} | ${beyond.toFixed(1)} | ${onMain.toFixed(1)} | ${met ? 'met' : 'missed'} |`;
+    return `| ${a.kind}${wrong} | ${a.files} | ${mib(a.bytes)} | ${spread(a.answerCpuMs)} | ${spread(a.readsCpuMs)} | ${withInterval(beyond, a.answerCpuMs, a.readsCpuMs)} | ${withInterval(onMain, a.answerMainMs, a.readsMainMs)} | ${met ? 'met' : 'missed'} |`;
   });
   return [
-    `First answers in fresh workerd isolates (issue 39 point 4; scripts/bench/first-answers.ts): CPU is the workerd process's time on a CPU (schedstat, all threads) from the request to ${SETTLE_MS} ms after its body, median of ${isolates} isolates, each in a process of its own; "reads only" is the same Worker reading the same files and answering nothing. The targets are judged on every thread: <= 30 files, <= 1 MiB, <= 5 ms beyond the reads. The column before them is the same difference on workerd's main thread alone, the thread the isolate runs on: the rest is V8's helper threads (concurrent compilation and collection) and workerd's I/O threads.`,
+    `First answers in fresh workerd isolates (issue 39 point 4; scripts/bench/first-answers.ts): CPU is the workerd process's time on a CPU (schedstat, all threads) from the request to ${SETTLE_MS} ms after its body, median of ${isolates} isolates, each in a process of its own; "reads only" is the same Worker reading the same files and answering nothing. In brackets after each difference, its 90 % bootstrap interval (each side's isolates drawn again 2,000 times): how far the difference can be trusted, where one isolate differs from the next by several ms. The targets are judged on every thread: <= 30 files, <= 1 MiB, <= 5 ms beyond the reads. The column before them is the same difference on workerd's main thread alone, the thread the isolate runs on: the rest is V8's helper threads (concurrent compilation and collection) and workerd's I/O threads.`,
     '',
-    '| first request | files | MiB | CPU, answering (ms): median (least-most) | CPU, reads only (ms): median (least-most) | CPU beyond the reads (ms): difference of the medians | of it, on the main thread | targets |',
+    '| first request | files | MiB | CPU, answering (ms): median (least-most) | CPU, reads only (ms): median (least-most) | CPU beyond the reads (ms): difference of the medians (90 % interval) | of it, on the main thread (90 % interval) | targets |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',

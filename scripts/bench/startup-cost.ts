@@ -1,4 +1,4 @@
-import { median } from './first-answers.ts';
+import { median } from './median-interval.ts';
 import { cpuNanoseconds, startWorkerdIsolate } from './workerd-isolate.ts';
 
 /**
