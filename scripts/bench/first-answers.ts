@@ -67,7 +67,6 @@ async function timedInFreshIsolate(options: { built: string; script: string }, m
   }
 }
 
-
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(2);
 /** A difference of medians and, in brackets, its 90 % bootstrap interval (median-interval.ts). */
 const withInterval = (difference: number, answering: number[], reading: number[]) => {

@@ -148,7 +148,7 @@ function decodeSpan(bytes: Uint8Array, end: number, offset: number, locals: Int3
 }
 
 /** Confirming's state between spans of matches: the next skip (the client before its block, NO_SKIP past the table), where the rest of it is read, and the block it leads to. */
-const skips = { local: 0, rest: 0, to: 0, tableEnd: 0 };
+const skips = { local: 0, rest: 0, to: 0 };
 
 /**
  * Of the matches `found` (of other trigrams), those the trigram of the `POSITIONS` list confirms at
@@ -161,26 +161,25 @@ const skips = { local: 0, rest: 0, to: 0, tableEnd: 0 };
 export function confirmMatchesAt(bytes: Uint8Array, from: number, to: number, offset: number, found: Matches, file: string): Matches {
   checkPositions(bytes, from, file);
   const tableBytes = readVarint(bytes, from + 1);
-  skips.tableEnd = varintEnd + tableBytes;
+  const tableEnd = varintEnd + tableBytes;
   skips.local = tableBytes > 0 ? readVarint(bytes, varintEnd) : NO_SKIP;
   skips.rest = varintEnd;
-  skips.to = skips.tableEnd;
-  cursor.at = skips.tableEnd;
+  skips.to = tableEnd;
+  cursor.at = tableEnd;
   cursor.local = -1;
   // The start (position shifted back by the offset) of the last occurrence read.
   cursor.position = 0;
   cursor.kept = 0;
   for (let i = 0; i < found.count; i += SPAN_MATCHES) {
-    if (!confirmSpan(bytes, to, offset, found, i, Math.min(i + SPAN_MATCHES, found.count))) break;
+    if (!confirmSpan(bytes, tableEnd, to, offset, found, i, Math.min(i + SPAN_MATCHES, found.count))) break;
   }
   found.count = cursor.kept;
   return found;
 }
 
-/** Confirms matches [first, end) of `found` (confirmMatchesAt); false once the list is read to its end (no later match can be confirmed). */
-function confirmSpan(bytes: Uint8Array, to: number, offset: number, found: Matches, first: number, end: number): boolean {
+/** Confirms matches [first, end) of `found` (confirmMatchesAt), the skip table ending at `tableEnd`; false once the list is read to its end (no later match can be confirmed). */
+function confirmSpan(bytes: Uint8Array, tableEnd: number, to: number, offset: number, found: Matches, first: number, end: number): boolean {
   const { locals, starts } = found;
-  const { tableEnd } = skips;
   let { local: skipLocal, rest: skipRest, to: skipTo } = skips;
   let { at, local, position: start, kept } = cursor;
   let more = true;
