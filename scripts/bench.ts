@@ -23,6 +23,7 @@ import { bundleRow, measureBundleFiles, type BundleFiles } from './bench/bundle-
 import type { ChildStats } from './bench/child-stats.ts';
 import { readInputClients } from './bench/input-clients.ts';
 import { writeNightlyChange } from './bench/nightly-change.ts';
+import { measureNights, nightsRows, type Night } from './bench/nights.ts';
 import { measurePreviewThroughput, throughputRows, type ThroughputFigures } from './bench/preview-throughput.ts';
 import { RecentDeletions } from './bench/recent-deletions.ts';
 import { searchMix, type SearchMix } from './bench/search-mix.ts';
@@ -41,6 +42,7 @@ const { values } = parseArgs({
     phases: { type: 'string' },
     built: { type: 'string' },
     isolates: { type: 'string' },
+    nights: { type: 'string' },
     'memory-searches': { type: 'string' },
     report: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -60,10 +62,13 @@ if (values.help) {
   --skip-answerer  leave out the answerer's CPU time per request, reads and hostile requests
   --phases list    which measures to run, from build,floor,unchanged,nightly (default: all of them),
                    and first,memory (issue 39: first answers in fresh workerd isolates; one isolate's
-                   and the preview's memory through point 3's sequence; not run unless named)
+                   and the preview's memory through point 3's sequence; not run unless named),
+                   and nights (a full build, then --nights rebuilds, each night's change read with
+                   those before it: what each night uploads of the query bundle; not run unless named)
   --built folder   measure this built folder (of the same --records input) instead of building:
                    only the answerer, preview, first and memory measures run
   --isolates N     fresh isolates per kind of first answer, each side (default 5)
+  --nights N       nights in the nights phase (default 8)
   --memory-searches E,M  the memory sequence's unique searches matching nothing, and matching
                    (default 100000,20000)
   --report file    also write the report to this file (BENCHMARKS.md's tables are updated by hand)`);
@@ -80,14 +85,17 @@ const nightlyInput = path.join(root, `input-${records}-nightly`);
 const tsx = ['--import', 'tsx'];
 const phases = new Set((values.phases ?? 'build,floor,unchanged,nightly').split(','));
 const built = values.built === undefined ? undefined : path.resolve(values.built);
-if (built !== undefined) for (const phase of ['build', 'floor', 'unchanged', 'nightly']) phases.delete(phase);
+if (built !== undefined) for (const phase of ['build', 'floor', 'unchanged', 'nightly', 'nights']) phases.delete(phase);
 
 const log = (text: string) => console.error(`[bench] ${text}`);
 const deletions = new RecentDeletions(root, log);
 
-/** Runs one timed child, on a rested file system (recent-deletions.ts): build and floor alike. */
-function runChild(script: string, args: string[]): ChildStats {
-  deletions.settle();
+/**
+ * Runs one timed child, on a rested file system (recent-deletions.ts): build and floor alike. `rested`
+ * false for a child whose time is not reported (the nights: what each writes, not how fast).
+ */
+function runChild(script: string, args: string[], { rested = true } = {}): ChildStats {
+  if (rested) deletions.settle();
   // The build child is plain JavaScript (compileBuildChild): its peak memory is the program's alone.
   const loader = script.endsWith('.mjs') ? [] : tsx;
   const result = spawnSync(process.execPath, [...loader, script, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -281,6 +289,7 @@ function report(figures: RunFigures[], cold: ColdFigures | undefined, previewFig
       ['nightly change floor / full build (same run)', figures.map((r) => (r.changeFloor!.wallSeconds / r.build.wallSeconds).toFixed(2)).join(', ')],
     );
   }
+  if (nights !== undefined) rows.push(...nightsRows(nights));
   if (answerer && mix) rows.push(...answererRows(answerer, mix));
   if (previewFigures) rows.push(...throughputRows(previewFigures));
   const seconds = (stats: ChildStats | undefined) => (stats ? `${stats.wallSeconds.toFixed(1)} s` : 'not run');
@@ -336,6 +345,17 @@ for (let run = 1; built === undefined && run <= runs; run++) {
   figures.push(await measureRun(run, out));
 }
 baseline?.remove();
+let nights: Night[] | undefined;
+if (phases.has('nights')) {
+  nights = await measureNights({
+    nights: wholeNumber('--nights', values.nights ?? '8', 1),
+    baseFile: path.join(baseInput, 'clients.ndjson'),
+    input: path.join(root, `input-${records}-nights`),
+    out: path.join(root, 'out.nights'),
+    build: (input, target) => runChild(buildChild, [program, input, target, formats, filters], { rested: false }),
+    log,
+  });
+}
 // The searches come from the input that the last build of out-N read.
 const wantsMix = !values['skip-answerer'] || !values['skip-preview'] || phases.has('memory');
 const mix = !wantsMix ? undefined : searchMix(await readInputClients(phases.has('nightly') ? nightlyInput : baseInput));
