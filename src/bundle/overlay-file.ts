@@ -10,7 +10,12 @@ export type OverlayFields = Readonly<Record<string, Readonly<Record<string, stri
 
 export function encodeOverlay(entries: ReadonlyMap<number, Readonly<Record<string, string>>>): Uint8Array {
   const ids = [...entries.keys()].sort((a, b) => a - b);
-  return new TextEncoder().encode(`{${ids.map((id) => `${JSON.stringify(String(id))}:${JSON.stringify(entries.get(id))}`).join(',')}}`);
+  return new TextEncoder().encode(`{${ids.map((id) => overlayEntry(id, entries.get(id)!)).join(',')}}`);
+}
+
+/** One registrant's entry in the file, between the commas. */
+export function overlayEntry(id: number, values: Readonly<Record<string, string>>): string {
+  return `${JSON.stringify(String(id))}:${JSON.stringify(values)}`;
 }
 
 /**

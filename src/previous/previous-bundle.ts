@@ -4,6 +4,8 @@ import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, decodeManifest, type Bun
 import { decodeRecordDirectory, type DirectoryKind, type RecordDirectory } from '../bundle/record-directory.ts';
 import { checkContentNow, hashInName } from '../bundle/content-names.ts';
 import { decodeOverlay, type OverlayFields } from '../bundle/overlay-file.ts';
+import { decodeRecordTexts, type RecordTexts } from '../bundle/record-texts.ts';
+import { upperBound } from '../bundle/sorted-arrays.ts';
 import type { PreviousBundle } from '../render/registrant-overlay.ts';
 
 /**
@@ -42,14 +44,47 @@ export function openPreviousBundle(previousDir: string | undefined): PreviousBun
   return {
     overlay,
     chunkHash: (firstId) => mapped(chunks.fileOf(firstId), hashOf),
+    chunkHolding: (id) => chunks.fileHolding(id),
     chunk: (firstId) => checkedBytes(folder, chunks.fileOf(firstId)),
     packHash: (firstId) => mapped(packs.fileOf(firstId), hashOf),
-    pack: (firstId) => checkedBytes(folder, packs.fileOf(firstId)),
+    registrantText: registrantTexts(folder, packs),
   };
 }
 
+/**
+ * A registrant's text from the previous pack whose ids hold it (the last that starts at or before
+ * its id). The last pack read is kept decoded: the build asks in ascending id, pack after pack.
+ */
+function registrantTexts(folder: string, packs: PreviousDirectory): (id: number) => string | undefined {
+  let kept: { name: string; texts: RecordTexts | undefined } | undefined;
+  return (id) => {
+    const name = packs.fileHolding(id);
+    if (name === undefined) return undefined;
+    if (kept?.name !== name) {
+      const bytes = checkedBytes(folder, name);
+      kept = { name, texts: bytes === undefined ? undefined : decodable(bytes, name) };
+    }
+    const at = kept.texts?.find(id) ?? -1;
+    return at < 0 ? undefined : kept.texts!.text(at);
+  };
+}
+
+function decodable(bytes: Uint8Array, name: string): RecordTexts | undefined {
+  try {
+    return decodeRecordTexts(bytes, name);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A directory of the previous bundle: the file of a first id, and the file whose ids would hold an id. */
+interface PreviousDirectory {
+  fileOf(firstId: number): string | undefined;
+  fileHolding(id: number): string | undefined;
+}
+
 /** A directory of the previous bundle, by first id: undefined when it is missing, damaged or does not decode. */
-function readDirectory(folder: string, kind: DirectoryKind, name: string | undefined): { fileOf(firstId: number): string | undefined } | undefined {
+function readDirectory(folder: string, kind: DirectoryKind, name: string | undefined): PreviousDirectory | undefined {
   const bytes = checkedBytes(folder, name);
   if (bytes === undefined) return undefined;
   let directory: RecordDirectory;
@@ -63,6 +98,10 @@ function readDirectory(folder: string, kind: DirectoryKind, name: string | undef
     fileOf(firstId) {
       const k = index.get(firstId);
       return k === undefined ? undefined : directory.file(k);
+    },
+    fileHolding(id) {
+      const k = upperBound(directory.firstIds, id) - 1;
+      return k < 0 ? undefined : directory.file(k);
     },
   };
 }

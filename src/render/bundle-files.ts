@@ -66,7 +66,7 @@ export function* bundleFiles(source: BundleRows, settings: BundleSettings): Gene
   const clients = new ClientColumns(source.clientCount);
   const registrantTexts = new Map<number, string>();
   for (const { id, fields } of source.registrants()) registrantTexts.set(id, fields);
-  const overlay = new RegistrantOverlay(settings.previous, registrantTexts);
+  const overlay = new RegistrantOverlay(settings.previous, registrantTexts, { clientRegistrants: () => source.clientRegistrants() });
   // The ETag digests what a fresh build would write (the chunks with the texts of now, no overlay):
   // the answers are the same, so is their ETag.
   const digest = createHash('sha256');

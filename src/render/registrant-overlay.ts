@@ -1,30 +1,34 @@
 import { REGISTRANT_FIELD_KEYS } from '../contract.ts';
 import { BUNDLE_FOLDER, OVERLAY_STEM } from '../bundle/bundle-manifest.ts';
-import { chunkStem, registrantPackStem } from '../bundle/record-directory.ts';
+import { chunkStem } from '../bundle/record-directory.ts';
 import { bundleFile, hashOf, hashedName, type BundleFile } from '../bundle/content-names.ts';
 import { decodeRecordTexts, fieldValues, type RecordTexts } from '../bundle/record-texts.ts';
-import { decodeOverlay, encodeOverlay, overlayValues, type OverlayFields } from '../bundle/overlay-file.ts';
+import { decodeOverlay, encodeOverlay, overlayEntry, overlayValues, type OverlayFields } from '../bundle/overlay-file.ts';
 
 /**
  * The previous build's query bundle, as far as the next one reuses it (previous/previous-bundle.ts):
  * its chunks and registrant packs by first id, the bytes checked against their names (undefined when
- * missing or damaged), and its overlay.
+ * missing or damaged), each registrant's text from the pack that held it, and its overlay.
  */
 export interface PreviousBundle {
   readonly overlay: OverlayFields;
   chunkHash(firstId: number): string | undefined;
   chunk(firstId: number): Uint8Array | undefined;
   packHash(firstId: number): string | undefined;
-  pack(firstId: number): Uint8Array | undefined;
+  /** The chunk whose ids would hold a client (the last that starts at or before its id); undefined before the first. */
+  chunkHolding(id: number): string | undefined;
+  /** A registrant's text as the previous build wrote it, whichever pack held it; undefined when it had none (or its pack is damaged). */
+  registrantText(id: number): string | undefined;
 }
 
 /**
- * The most the overlay's file may weigh; past it, the chunks are written again with the texts of now
- * (the fold) and the overlay is empty. A first answer reads the file only when one of its clients'
- * registrants is in it, and the heaviest first answer reads 0.96 MiB at 134,719 clients (a search's
- * page in name order: 30 files): 40 KiB more keeps it within issue 39's 1 MiB. A renamed registrant
- * weighs about 110 bytes in it (its name and dt_updated), so it holds about 370: seven nights of the
- * bench's 50, each uploading the file again instead of every chunk of the renamed registrants' clients.
+ * The most the overlay's file may weigh; past it, some of its registrants are let go, their chunks
+ * written again with the texts of now (RegistrantOverlay.withinBound). A first answer reads the file
+ * only when one of its clients' registrants is in it, and the heaviest first answer reads 0.96 MiB at
+ * 134,719 clients (a search's page in name order: 30 files): 40 KiB more keeps it within issue 39's
+ * 1 MiB. A renamed registrant weighs about 110 bytes in it (its name and dt_updated), so it holds
+ * about 370: seven nights of the bench's 50, each uploading the file again instead of every chunk of
+ * the renamed registrants' clients.
  */
 export const OVERLAY_BYTES = 40 * 1024;
 
@@ -42,43 +46,54 @@ export interface ChunkClient {
  * into the overlay with the values that differ, as they are now, which the answerer puts in place of
  * the chunk's. So a renamed registrant costs its new values once, not every chunk of its clients.
  *
- * Decided before the first chunk, from the registrants alone: the candidates are the previous
- * overlay's registrants and those whose text changed since (the new packs compared with the previous
- * build's), each with the keys that may differ (the previous overlay's and the changed ones); if their
- * file would weigh more than `OVERLAY_BYTES`, or there is no previous bundle, every chunk is written
- * with the texts of now and the overlay is empty: a fresh build's bundle.
+ * Decided before the first chunk: the candidates are the previous overlay's registrants and those
+ * whose text changed since (the new packs compared with the previous build's), each with the keys that
+ * may differ (the previous overlay's and the changed ones). If their file would weigh more than
+ * `OVERLAY_BYTES`, the cheapest to let go are let go (withinBound). With no previous bundle, every
+ * chunk is written with the texts of now and the overlay is empty: a fresh build's bundle.
  */
 export class RegistrantOverlay {
   /** Registrants changed since the previous build, with the keys whose values changed. */
   private readonly changed = new Map<number, Set<string>>();
   /** Registrants some kept chunk holds otherwise than now, with the keys that differ. */
   private readonly stale = new Map<number, Set<string>>();
-  /** Decided when the first chunk comes: the candidates and the keys each may differ in, or 'fold'. */
-  private candidates: Map<number, Set<string>> | 'fold' | undefined;
+  /** Decided when the first chunk comes: the candidates the overlay keeps, and the keys each may differ in. */
+  private candidates: Map<number, Set<string>> | undefined;
   /** Each registrant's values of now, parsed once for the build: a big registrant's are asked for in every chunk that holds it. */
   private readonly values = new Map<number, readonly string[] | undefined>();
+
+  private readonly clientRegistrants: () => Iterable<readonly [number, number]>;
+  private readonly bound: number;
 
   constructor(
     private readonly previous: PreviousBundle | undefined,
     private readonly texts: ReadonlyMap<number, string>,
-    private readonly bound = OVERLAY_BYTES,
-  ) {}
+    options: {
+      /** Each client's id and its registrant's: which chunks a registrant let go costs (withinBound). */
+      clientRegistrants: () => Iterable<readonly [number, number]>;
+      bound?: number;
+    },
+  ) {
+    this.clientRegistrants = options.clientRegistrants;
+    this.bound = options.bound ?? OVERLAY_BYTES;
+  }
 
-  /** A registrant pack of this build: its registrants whose values differ from the previous pack's (or that it lacks) are candidates. */
+  /**
+   * A registrant pack of this build: its registrants whose values differ from the previous build's are
+   * candidates, with the keys that differ. Compared registrant by registrant, wherever the previous
+   * build packed each: a new registrant's id can start a pack and move those after it into a pack of
+   * another first id, unchanged. A registrant the previous build did not have is in none of its chunks,
+   * so never held otherwise than now: not a candidate. (Counted as changed in every key, the 100 new
+   * registrants of the bench's night weighed about 40 KiB, and folded the overlay on its second night.)
+   */
   notePack(registrants: readonly { id: number; text: string }[], file: BundleFile): void {
     if (this.previous === undefined) return;
-    const firstId = registrants[0]!.id;
-    const hash = this.previous.packHash(firstId);
-    if (hash === undefined || hash === hashOf(file)) {
-      // No previous pack of that first id: its registrants are new, or were in another pack (any key may differ).
-      if (hash === undefined) for (const { id } of registrants) this.changed.set(id, new Set(REGISTRANT_FIELD_KEYS));
-      return;
-    }
-    const bytes = this.previous.pack(firstId);
-    const before = bytes === undefined ? undefined : readable(bytes, `${BUNDLE_FOLDER}${hashedName(registrantPackStem(firstId), hash)}`);
+    // The previous pack of that first id, byte for byte: none of its registrants changed.
+    if (this.previous.packHash(registrants[0]!.id) === hashOf(file)) return;
     for (const { id, text } of registrants) {
-      const at = before?.find(id) ?? -1;
-      const keys = at < 0 ? new Set(REGISTRANT_FIELD_KEYS) : differingKeys(valuesOf(before!.text(at)), valuesOf(text));
+      const before = this.previous.registrantText(id);
+      if (before === undefined || before === text) continue;
+      const keys = differingKeys(valuesOf(before), valuesOf(text));
       if (keys === undefined || keys.size > 0) this.changed.set(id, keys ?? new Set(REGISTRANT_FIELD_KEYS));
     }
   }
@@ -170,10 +185,49 @@ export class RegistrantOverlay {
         for (const key of changed) keys.add(key);
         candidates.set(id, keys);
       }
-      this.candidates = encodeOverlay(this.entries(candidates)).length > this.bound ? 'fold' : candidates;
+      this.candidates = this.withinBound(candidates);
     }
-    return this.candidates === 'fold' ? undefined : this.candidates;
+    return this.candidates;
   }
+
+  /**
+   * The candidates the overlay's file can hold within its bound. Past it, some are let go: every chunk
+   * that holds one of them is written with the texts of now (which brings every registrant in it up to
+   * date). Let go first are those whose chunks cost the least for the bytes their entry frees, by the
+   * previous chunks their clients are in: a registrant of three clients is in three chunks, one of
+   * 1,800 in about 1,000. So the big ones stay, where each costs its hundred bytes, and once the file
+   * is full a night lets go about as many small ones as it brings. Folding the whole overlay instead
+   * uploaded 73.5 % of the bundle on the eighth of the bench's nights (`npm run bench -- --phases
+   * nights`), and 4.3 to 4.8 % on the others.
+   */
+  private withinBound(candidates: Map<number, Set<string>>): Map<number, Set<string>> {
+    const entries = this.entries(candidates);
+    let weight = encodeOverlay(entries).length;
+    if (weight <= this.bound) return candidates;
+    const chunks = new Map<number, Set<string>>();
+    for (const [client, registrant] of this.clientRegistrants()) {
+      if (!candidates.has(registrant)) continue;
+      const chunk = this.previous!.chunkHolding(client);
+      if (chunk !== undefined) (chunks.get(registrant) ?? chunks.set(registrant, new Set()).get(registrant)!).add(chunk);
+    }
+    const bytes = new Map([...entries].map(([id, entry]) => [id, entryBytes(id, entry)]));
+    const cost = (id: number) => (chunks.get(id)?.size ?? 0) / bytes.get(id)!;
+    const kept = new Map(candidates);
+    for (const id of [...candidates.keys()].sort((a, b) => cost(a) - cost(b) || a - b)) {
+      if (weight <= this.bound) break;
+      kept.delete(id);
+      // Its entry and the comma before the next.
+      weight -= bytes.get(id)! + 1;
+    }
+    return kept;
+  }
+}
+
+const encoder = new TextEncoder();
+
+/** The bytes of one registrant's entry in the overlay's file. */
+function entryBytes(id: number, entry: Readonly<Record<string, string>>): number {
+  return encoder.encode(overlayEntry(id, entry)).length;
 }
 
 /** A registrant's values from its text; undefined when the text is not its fields in order. */

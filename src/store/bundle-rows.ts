@@ -23,6 +23,8 @@ export interface BundleRows {
   clientsByName(): Iterable<{ id: number; name: string }>;
   /** `updated`: dt_updated in UTC microseconds, Number.MIN_SAFE_INTEGER when it has none (store-schema.ts). */
   registrants(): Iterable<{ id: number; fields: string; updated: number }>;
+  /** Each client's id and its registrant's, in id order: what the overlay's eviction weighs (render/registrant-overlay.ts). */
+  clientRegistrants(): Iterable<[number, number]>;
 }
 
 type Row = [number, string, string, number, string | null, string | null, string | null, string | null, string | null];
@@ -41,5 +43,6 @@ export function bundleRows(db: Database.Database, registrants: () => Iterable<{ 
       for (const [id, name] of db.prepare('SELECT id, name FROM clients ORDER BY name, id').raw().iterate() as IterableIterator<[number, string]>) yield { id, name };
     },
     registrants,
+    clientRegistrants: () => db.prepare('SELECT id, registrant_id FROM clients ORDER BY id').raw().iterate() as IterableIterator<[number, number]>,
   };
 }

@@ -141,7 +141,7 @@ describe('the registrant overlay', { timeout: 180_000 }, () => {
     expect(changedChunks(out)).toEqual([]);
   });
 
-  it('past its bound the overlay is folded: every chunk written with the texts of now, the bundle a fresh build\'s, file for file', async () => {
+  it('past its bound, a registrant in every chunk is let go: every chunk written with the texts of now, the bundle a fresh build\'s, file for file', async () => {
     names = { ...names, 901: `RENAMED ${'LONG '.repeat(Math.ceil(OVERLAY_BYTES / 5))}` };
     await night(records(names, 210), ['RENAMED', 'LONG LONG']);
     expect(manifestOf(out).overlay).toBeUndefined();
@@ -211,5 +211,55 @@ describe('the registrant overlay', { timeout: 180_000 }, () => {
     const [client, registrant] = await answers(out, ['/api/v1/clients/9/', '/api/v1/registrants/909/']);
     expect([client!.status, JSON.parse(client!.body).detail]).toEqual([500, expect.stringContaining(`${name}: its bytes`)]);
     expect(registrant!.status).toBe(200);
+  });
+
+  it('new registrants are not weighed as changed: 200 clients of new registrants join, one registrant is renamed, and only it goes to the overlay', async () => {
+    // Counted in every key, as a changed registrant would be, the 200 new ones would weigh past the bound and fold the overlay.
+    const newcomers = Array.from({ length: 200 }, (_, k) => {
+      const registrant = 2000 + k;
+      return clientRecord(1000 + k, { name: `NEWCOMER ${k}` }, { id: registrant, url: `https://lda.senate.gov/api/v1/registrants/${registrant}/?format=api`, name: `NEW REGISTRANT ${k}` });
+    });
+    names = { ...names, 910: 'RENAMED TEN' };
+    // Over a previous bundle with no overlay (the last test damaged its overlay: this night starts fresh).
+    await night(records(names, 210), ['RENAMED'], false);
+    expect(manifestOf(out).overlay).toBeUndefined();
+    const before = chunksOf(out);
+    names = { ...names, 911: 'RENAMED ELEVEN' };
+    await night([...records(names, 210), ...newcomers], ['RENAMED', 'NEW REGISTRANT 1', 'NEWCOMER']);
+    expect(manifestOf(out).overlay?.ids).toEqual([911]);
+    // The previous chunks are kept but the last, which the new clients may have joined.
+    const kept = new Set(chunksOf(out));
+    expect(before.filter((file) => !kept.has(file)).length).toBeLessThanOrEqual(1);
+  });
+
+  it('past its bound the overlay lets go of the registrants cheapest to write again: those of one client go, those in every chunk stay', async () => {
+    // The last test's 200 newcomers each have a registrant of their own, in one chunk; registrants 900 to
+    // 919 are in every chunk. Ten of these and thirty of those renamed, with names that together pass the bound.
+    const long = (id: number) => `RENAMED ${id} ${'X'.repeat(1100)}`;
+    const big = Array.from({ length: 10 }, (_, k) => 900 + k);
+    const small = Array.from({ length: 30 }, (_, k) => 2000 + k);
+    const newcomers = Array.from({ length: 200 }, (_, k) => {
+      const registrant = 2000 + k;
+      const name = small.includes(registrant) ? long(registrant) : `NEW REGISTRANT ${k}`;
+      return clientRecord(1000 + k, { name: `NEWCOMER ${k}` }, { id: registrant, url: `https://lda.senate.gov/api/v1/registrants/${registrant}/?format=api`, name });
+    });
+    const chunksBefore = chunksOf(out);
+    names = { ...names, ...Object.fromEntries(big.map((id) => [id, long(id)])) };
+    await night([...records(names, 210), ...newcomers], ['RENAMED 905', 'RENAMED 2001', 'NEWCOMER']);
+
+    const { overlay } = manifestOf(out);
+    // The big ones stay (with 911 of the night before); some small ones are let go, and the file is within its bound.
+    expect(overlay?.ids).toEqual(expect.arrayContaining([...big, 911]));
+    expect(small.filter((id) => !overlay!.ids.includes(id)).length).toBeGreaterThan(0);
+    expect(readFileSync(path.join(out, 'bundle', overlay!.file)).length).toBeLessThanOrEqual(OVERLAY_BYTES);
+    // Written again: some chunks, each one that holds a client of a registrant let go (client 1000 + k is registrant 2000 + k's).
+    const letGo = small.filter((id) => !overlay!.ids.includes(id));
+    const firstIds = chunksBefore.map((file) => Number(path.basename(file).split('.')[0]));
+    const chunkOf = (client: number) => chunksBefore[firstIds.findLastIndex((first) => first <= client)]!;
+    const holdingLetGo = new Set(letGo.map((id) => chunkOf(1000 + id - 2000)));
+    const kept = new Set(chunksOf(out));
+    const rewritten = chunksBefore.filter((file) => !kept.has(file));
+    expect(rewritten.length).toBeGreaterThan(0);
+    expect(rewritten.filter((file) => !holdingLetGo.has(file))).toEqual([]);
   });
 });
