@@ -67,6 +67,15 @@ function partSections(prefix: string, { keys, records }: Part): Record<string, F
   return sections;
 }
 
+/** A previous build's file decoded, or undefined when it does not decode (a rebuild then does not reuse it). */
+export function reusableRecordTexts(bytes: Uint8Array, file: string): RecordTexts | undefined {
+  try {
+    return decodeRecordTexts(bytes, file);
+  } catch {
+    return undefined;
+  }
+}
+
 export function decodeRecordTexts(bytes: Uint8Array, file: string): RecordTexts {
   const sections = decodeSections(bytes, file);
   const part = readPart(sections, '', sections.fields.keys as string[], file);

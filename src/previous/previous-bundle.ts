@@ -4,7 +4,7 @@ import { BUNDLE_FOLDER, BUNDLE_FORMAT, BUNDLE_MANIFEST, decodeManifest, type Bun
 import { decodeRecordDirectory, type DirectoryKind, type RecordDirectory } from '../bundle/record-directory.ts';
 import { checkContentNow, hashInName } from '../bundle/content-names.ts';
 import { decodeOverlay, type OverlayFields } from '../bundle/overlay-file.ts';
-import { decodeRecordTexts, type RecordTexts } from '../bundle/record-texts.ts';
+import { reusableRecordTexts, type RecordTexts } from '../bundle/record-texts.ts';
 import { upperBound } from '../bundle/sorted-arrays.ts';
 import type { PreviousBundle } from '../render/registrant-overlay.ts';
 
@@ -62,19 +62,11 @@ function registrantTexts(folder: string, packs: PreviousDirectory): (id: number)
     if (name === undefined) return undefined;
     if (kept?.name !== name) {
       const bytes = checkedBytes(folder, name);
-      kept = { name, texts: bytes === undefined ? undefined : decodable(bytes, name) };
+      kept = { name, texts: bytes === undefined ? undefined : reusableRecordTexts(bytes, name) };
     }
     const at = kept.texts?.find(id) ?? -1;
     return at < 0 ? undefined : kept.texts!.text(at);
   };
-}
-
-function decodable(bytes: Uint8Array, name: string): RecordTexts | undefined {
-  try {
-    return decodeRecordTexts(bytes, name);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A directory of the previous bundle: the file of a first id, and the file whose ids would hold an id. */

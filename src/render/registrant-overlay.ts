@@ -2,7 +2,7 @@ import { REGISTRANT_FIELD_KEYS } from '../contract.ts';
 import { BUNDLE_FOLDER, OVERLAY_STEM } from '../bundle/bundle-manifest.ts';
 import { chunkStem } from '../bundle/record-directory.ts';
 import { bundleFile, hashOf, hashedName, type BundleFile } from '../bundle/content-names.ts';
-import { decodeRecordTexts, fieldValues, type RecordTexts } from '../bundle/record-texts.ts';
+import { fieldValues, reusableRecordTexts } from '../bundle/record-texts.ts';
 import { decodeOverlay, encodeOverlay, overlayEntry, overlayValues, type OverlayFields } from '../bundle/overlay-file.ts';
 
 /**
@@ -111,7 +111,7 @@ export class RegistrantOverlay {
     if (hash === undefined || hash === hashOf(fresh)) return fresh;
     const bytes = this.previous.chunk(firstId);
     const path = `${BUNDLE_FOLDER}${hashedName(chunkStem(firstId), hash)}`;
-    const before = bytes === undefined ? undefined : readable(bytes, path);
+    const before = bytes === undefined ? undefined : reusableRecordTexts(bytes, path);
     if (before?.embedded === undefined || before.count !== clients.length) return fresh;
     for (const [i, client] of clients.entries()) {
       if (before.ids[i] !== client.id || before.registrants?.[i] !== client.registrant || before.text(i) !== client.text) return fresh;
@@ -239,13 +239,4 @@ function valuesOf(text: string): readonly string[] | undefined {
 function differingKeys(before: readonly string[] | undefined, after: readonly string[] | undefined): Set<string> | undefined {
   if (before === undefined || after === undefined) return undefined;
   return new Set(REGISTRANT_FIELD_KEYS.filter((_, k) => before[k] !== after[k]));
-}
-
-/** A previous file decoded, or undefined when it does not decode (then it is not reused). */
-function readable(bytes: Uint8Array, file: string): RecordTexts | undefined {
-  try {
-    return decodeRecordTexts(bytes, file);
-  } catch {
-    return undefined;
-  }
 }
