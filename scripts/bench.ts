@@ -22,6 +22,7 @@ import { prepareBaseline } from './bench/baseline-program.ts';
 import { bundleRow, measureBundleFiles, type BundleFiles } from './bench/bundle-files.ts';
 import type { ChildStats } from './bench/child-stats.ts';
 import { readInputClients } from './bench/input-clients.ts';
+import { median } from './bench/median-interval.ts';
 import { writeNightlyChange } from './bench/nightly-change.ts';
 import { measureNights, nightsRows, type Night } from './bench/nights.ts';
 import { measurePreviewThroughput, throughputRows, type ThroughputFigures } from './bench/preview-throughput.ts';
@@ -210,12 +211,6 @@ async function measureRun(run: number, out: string): Promise<RunFigures> {
   }
   return figures;
 }
-
-const median = (numbers: number[]) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /** Issue 31: the default build with the query bundle at most 1.1x the build before it, peak RSS at most 300 MB. */
 function baselineRows(figures: RunFigures[], commit: string): [string, string][] {

@@ -51,7 +51,7 @@ export async function measureNights(options: NightsOptions): Promise<Night[]> {
 }
 
 /** The share of the query bundle's bytes a night wrote anew, in percent. */
-export function shareOf(night: Night): number {
+function shareOf(night: Night): number {
   return (night.bundle.bytesWritten / night.bundle.bytes) * 100;
 }
 

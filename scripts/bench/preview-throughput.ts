@@ -23,6 +23,7 @@ import { MAP_FILE, choiceStep, listRoute, type RewriteMap } from '../../src/plan
 import { freePort } from '../../test/support/real-servers.ts';
 import { writeNginxConf } from '../lib/nginx-conf.ts';
 import type { LoadFigures } from './load-child.ts';
+import { median } from './median-interval.ts';
 import { seededRandom } from './seeded-random.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -210,12 +211,6 @@ export function throughputRows(figures: ThroughputFigures): [string, string][] {
   ]);
   return rows;
 }
-
-const median = (numbers: number[]) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const [dir, runsText = '3'] = process.argv.slice(2);
